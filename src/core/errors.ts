@@ -1,0 +1,172 @@
+/**
+ * The one error hierarchy of Fawn. Every error a caller can see carries a stable `code`, an HTTP
+ * status and a message that says what was wrong and what to do about it.
+ */
+
+export type FawnErrorCode =
+  | "bad_request"
+  | "validation_failed"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "thread_busy"
+  | "unsupported_strategy"
+  | "idempotency_mismatch"
+  | "config_invalid"
+  | "store_unavailable"
+  | "store_conflict"
+  | "run_startup_failed"
+  | "cancelled"
+  | "deadline_exceeded"
+  | "path_escape"
+  | "internal";
+
+const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  thread_busy: 409,
+  unsupported_strategy: 422,
+  idempotency_mismatch: 409,
+  config_invalid: 500,
+  store_unavailable: 503,
+  store_conflict: 409,
+  run_startup_failed: 500,
+  cancelled: 499,
+  deadline_exceeded: 504,
+  path_escape: 400,
+  internal: 500,
+};
+
+const FAWN_ERROR_MARK = Symbol.for("fawn.error");
+
+export interface FawnErrorOptions {
+  cause?: unknown;
+  status?: number;
+  details?: Record<string, unknown>;
+}
+
+export class FawnError extends Error {
+  readonly code: FawnErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  readonly [FAWN_ERROR_MARK] = true;
+
+  constructor(code: FawnErrorCode, message: string, options: FawnErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.status = options.status ?? STATUS_BY_CODE[code];
+    this.details = options.details;
+  }
+
+  /** Works across duplicated package copies, unlike `instanceof`. */
+  static isInstance(value: unknown): value is FawnError {
+    return typeof value === "object" && value !== null && FAWN_ERROR_MARK in value;
+  }
+
+  toBody(): { detail: { code: FawnErrorCode; message: string } & Record<string, unknown> } {
+    return { detail: { code: this.code, message: this.message, ...this.details } };
+  }
+}
+
+export const isFawnError = FawnError.isInstance;
+
+export class BadRequestError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("bad_request", message, options);
+  }
+}
+
+export class ValidationError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("validation_failed", message, options);
+  }
+}
+
+export class NotFoundError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("not_found", message, options);
+  }
+}
+
+/** A thread already has an active operation, or a guarded write lost its race. */
+export class ConflictError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("conflict", message, options);
+  }
+}
+
+export class UnsupportedStrategyError extends FawnError {
+  constructor(strategy: string) {
+    super(
+      "unsupported_strategy",
+      `Unsupported multitask_strategy "${strategy}"; use one of reject, interrupt, rollback, enqueue.`,
+    );
+  }
+}
+
+export class IdempotencyMismatchError extends FawnError {
+  constructor(key: string) {
+    super(
+      "idempotency_mismatch",
+      `Idempotency key "${key}" already belongs to a run on a different thread or user; use a new key.`,
+    );
+  }
+}
+
+export class ConfigError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("config_invalid", message, options);
+  }
+}
+
+export class StoreError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("store_unavailable", message, options);
+  }
+}
+
+export class RunStartupError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("run_startup_failed", message, options);
+  }
+}
+
+export class PathEscapeError extends FawnError {
+  constructor(path: string) {
+    super("path_escape", `Path "${path}" escapes its allowed root; use a path inside it.`);
+  }
+}
+
+export class DeadlineExceededError extends FawnError {
+  constructor(message = "The operation did not finish before its deadline.") {
+    super("deadline_exceeded", message);
+  }
+}
+
+/**
+ * Cooperative cancellation, the TypeScript counterpart of asyncio's CancelledError: the message is
+ * the reason given to `cancel(reason)`; a finalizer failure may be attached as `cause`.
+ */
+export class CancelledError extends FawnError {
+  constructor(reason = "cancelled", options?: FawnErrorOptions) {
+    super("cancelled", reason, options);
+  }
+
+  static isCancelled(value: unknown): value is CancelledError {
+    return isFawnError(value) && value.code === "cancelled";
+  }
+}
+
+export const isCancelledError = CancelledError.isCancelled;
+
+/** Renders any thrown value as a short message without internals. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,54 @@
+/**
+ * The live side of a run: events fan out to SSE subscribers, who may reconnect with
+ * `Last-Event-ID` and get every event they missed exactly once, or an explicit gap.
+ */
+
+export interface StreamEvent {
+  /** Opaque, ordered within a run; usable as a `Last-Event-ID` cursor. */
+  id: string;
+  event: string;
+  data: unknown;
+}
+
+export interface StreamGap {
+  requestedEventId: string | null;
+  earliestAvailableEventId: string | null;
+  latestAvailableEventId: string | null;
+}
+
+export type StreamItem =
+  | { kind: "event"; event: StreamEvent }
+  | { kind: "heartbeat" }
+  | { kind: "gap"; gap: StreamGap }
+  | { kind: "end" };
+
+export interface SubscribeOptions {
+  /** Resume strictly after this id. Unknown/malformed ids replay from the earliest retained event. */
+  lastEventId?: string | null;
+  /** A heartbeat item is yielded after this long without events (default 15 000 ms). */
+  heartbeatMs?: number;
+  /** Ends the iteration when aborted. */
+  signal?: AbortSignal;
+}
+
+/** Anything with a name: the task that now owns a run's producer side (`run-finalization-<id>`). */
+export interface ProducerOwner {
+  readonly name: string;
+}
+
+export interface StreamBridge {
+  readonly supportsCrossProcess: boolean;
+  /** Appends an event and returns its id. */
+  publish(runId: string, event: string, data: unknown): Promise<string>;
+  /** Marks the stream ended; subscribers drain what remains, then receive `end`. Idempotent. */
+  publishEnd(runId: string): Promise<void>;
+  subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<StreamItem>;
+  streamExists(runId: string): Promise<boolean>;
+  /** Drops the run's stream after `delayMs` (default 0). */
+  cleanup(runId: string, options?: { delayMs?: number }): Promise<void>;
+  /** Producer lease: start (row is `running`) → transfer to the finalizer → end → finish. */
+  startProducerLease(runId: string): Promise<boolean>;
+  transferProducerLease(runId: string, owner: ProducerOwner): void;
+  finishProducerLease(runId: string): Promise<void>;
+  close(): Promise<void>;
+}
