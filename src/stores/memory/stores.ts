@@ -1,0 +1,19 @@
+import type { FawnStores } from "../../runtime/stores.js";
+import { MemoryRunEventStore } from "./run-event-store.js";
+import { MemoryRunStore, type MemoryStoreOptions } from "./run-store.js";
+import { MemoryThreadStore } from "./thread-store.js";
+
+/** The process-local stores behind `database.backend: memory` and most tests. */
+export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores {
+  const runs = new MemoryRunStore(options);
+  const events = new MemoryRunEventStore(options);
+  const threads = new MemoryThreadStore(options);
+  return {
+    runs,
+    events,
+    threads,
+    async close() {
+      await Promise.all([runs.close(), events.close(), threads.close()]);
+    },
+  };
+}
