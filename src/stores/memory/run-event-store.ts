@@ -1,3 +1,4 @@
+import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError, ValidationError } from "../../core/errors.js";
 import {
@@ -18,44 +19,21 @@ const DEFAULT_EVENT_LIMIT = 500;
 const DEFAULT_MESSAGE_LIMIT = 50;
 
 /**
- * Serializes async critical sections per key (a thread id). Waiters run in arrival order; a key's
- * entry is dropped once nobody holds or waits for it, so idle threads cost nothing.
+ * Holds the locks of several threads at once (a batch may span threads); acquiring them in sorted
+ * order keeps two multi-thread writers from deadlocking.
  */
-export class ThreadWriteLock {
-  private readonly tails = new Map<string, Promise<void>>();
-
-  async run<T>(key: string, task: () => Promise<T> | T): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const tail = previous.then(() => held);
-    this.tails.set(key, tail);
-    await previous;
-    try {
-      return await task();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-
-  /** Holds several keys at once; sorted acquisition keeps two multi-key callers from deadlocking. */
-  async runAll<T>(keys: Iterable<string>, task: () => Promise<T> | T): Promise<T> {
-    const sorted = [...new Set(keys)].sort();
-    const acquire = (index: number): Promise<T> => {
-      const key = sorted[index];
-      if (key === undefined) return Promise.resolve(task());
-      return this.run(key, () => acquire(index + 1));
-    };
-    return acquire(0);
-  }
-
-  /** Resolves once every section queued so far has finished. */
-  async idle(): Promise<void> {
-    await Promise.all([...this.tails.values()]);
-  }
+export function runExclusiveAll<T>(
+  locks: KeyedMutex<string>,
+  keys: Iterable<string>,
+  task: () => T | Promise<T>,
+): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  const acquire = async (index: number): Promise<T> => {
+    const key = sorted[index];
+    if (key === undefined) return task();
+    return locks.runExclusive(key, () => acquire(index + 1));
+  };
+  return acquire(0);
 }
 
 /** Rejects values the SQL store could not hold, before anything is written. */
@@ -151,7 +129,7 @@ interface ThreadLog {
  */
 export class MemoryRunEventStore implements RunEventStore {
   private readonly threads = new Map<string, ThreadLog>();
-  private readonly lock = new ThreadWriteLock();
+  private readonly locks = new KeyedMutex<string>();
   private readonly clock: Clock;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -161,7 +139,7 @@ export class MemoryRunEventStore implements RunEventStore {
   async put(event: NewRunEvent): Promise<RunEvent> {
     validateNewEvent(event);
     const prepared = this.prepare(event);
-    return this.lock.run(event.thread_id, () => structuredClone(this.append(prepared)));
+    return this.locks.runExclusive(event.thread_id, () => structuredClone(this.append(prepared)));
   }
 
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
@@ -169,7 +147,8 @@ export class MemoryRunEventStore implements RunEventStore {
     if (events.length === 0) return [];
     // Everything that can throw (cloning) happens before the first append: all-or-nothing.
     const prepared = events.map((event) => this.prepare(event));
-    return this.lock.runAll(
+    return runExclusiveAll(
+      this.locks,
       events.map((event) => event.thread_id),
       () => prepared.map((event) => structuredClone(this.append(event))),
     );
@@ -181,7 +160,7 @@ export class MemoryRunEventStore implements RunEventStore {
   ): Promise<PutIfAbsentResult> {
     validateNewEvent(event);
     const prepared = this.prepare(event);
-    return this.lock.run(event.thread_id, async () => {
+    return this.locks.runExclusive(event.thread_id, async () => {
       const existing = this.findSingleton(event);
       if (existing) return { event: structuredClone(existing), created: false };
       if (options.guard && !(await options.guard())) {
@@ -221,7 +200,7 @@ export class MemoryRunEventStore implements RunEventStore {
   }
 
   async deleteByThread(threadId: string, scope: { userId?: string | null } = {}): Promise<number> {
-    return this.lock.run(threadId, () =>
+    return this.locks.runExclusive(threadId, () =>
       this.removeWhere(threadId, (e) => ownedBy(e, scope.userId)),
     );
   }
@@ -231,7 +210,7 @@ export class MemoryRunEventStore implements RunEventStore {
     runId: string,
     scope: { userId?: string | null } = {},
   ): Promise<number> {
-    return this.lock.run(threadId, () =>
+    return this.locks.runExclusive(threadId, () =>
       this.removeWhere(threadId, (e) => e.run_id === runId && ownedBy(e, scope.userId)),
     );
   }
@@ -240,9 +219,7 @@ export class MemoryRunEventStore implements RunEventStore {
     return receiptOf(this.eventsOf(threadId).filter((event) => event.run_id === runId));
   }
 
-  async close(): Promise<void> {
-    await this.lock.idle();
-  }
+  async close(): Promise<void> {}
 
   /** A private copy of the event, stamped later with its seq; the caller keeps its object. */
   private prepare(event: NewRunEvent): RunEvent {
