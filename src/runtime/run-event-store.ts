@@ -96,7 +96,11 @@ export interface RunEventStore {
    * `limit` above it; neither → the latest `limit` (default 50).
    */
   listMessages(threadId: string, options?: ListMessagesOptions): Promise<RunEvent[]>;
-  listMessagesByRun(threadId: string, runId: string, options?: ListMessagesOptions): Promise<RunEvent[]>;
+  listMessagesByRun(
+    threadId: string,
+    runId: string,
+    options?: ListMessagesOptions,
+  ): Promise<RunEvent[]>;
   countMessages(threadId: string): Promise<number>;
   deleteByThread(threadId: string, scope?: { userId?: string | null }): Promise<number>;
   deleteByRun(threadId: string, runId: string, scope?: { userId?: string | null }): Promise<number>;

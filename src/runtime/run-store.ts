@@ -105,7 +105,10 @@ export interface RunStore {
    * - An existing `idempotency_key` returns `{kind: "idempotent_replay"}` (the caller checks
    *   thread/user equality).
    */
-  createThreadOperation(input: NewThreadOperation, options: AdmissionOptions): Promise<AdmissionResult>;
+  createThreadOperation(
+    input: NewThreadOperation,
+    options: AdmissionOptions,
+  ): Promise<AdmissionResult>;
 
   get(runId: string, scope?: OwnerScope): Promise<RunRow | null>;
   getByIdempotencyKey(key: string): Promise<RunRow | null>;
@@ -141,9 +144,11 @@ export interface RunStore {
   claimForTakeover(runId: string, claim: TakeoverClaim): Promise<boolean>;
 
   /** Active rows with `created_at <= before` and an expired/NULL lease, oldest first, any kind. */
-  listInflightWithExpiredLease(options: { before: string; now: string; graceSeconds: number }): Promise<
-    RunRow[]
-  >;
+  listInflightWithExpiredLease(options: {
+    before: string;
+    now: string;
+    graceSeconds: number;
+  }): Promise<RunRow[]>;
 
   /**
    * Record completion data. Allowed from {pending, running, the same status}, plus `interrupted`

@@ -1,10 +1,22 @@
 /** Vocabulary shared by the run runtime, its stores and the gateway. */
 
-export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
+export const RUN_STATUSES = [
+  "pending",
+  "running",
+  "success",
+  "error",
+  "timeout",
+  "interrupted",
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["pending", "running"];
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["success", "error", "timeout", "interrupted"];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
+  "success",
+  "error",
+  "timeout",
+  "interrupted",
+];
 
 export function isActiveStatus(status: RunStatus): boolean {
   return status === "pending" || status === "running";

@@ -45,7 +45,11 @@ export interface ThreadStore {
   create(thread: NewThread): Promise<{ thread: ThreadRow; created: boolean }>;
   get(threadId: string, scope?: { userId?: string | null }): Promise<ThreadRow | null>;
   /** Metadata patches merge shallowly into the stored metadata. Null when not found/not owned. */
-  update(threadId: string, patch: ThreadPatch, scope?: { userId?: string | null }): Promise<ThreadRow | null>;
+  update(
+    threadId: string,
+    patch: ThreadPatch,
+    scope?: { userId?: string | null },
+  ): Promise<ThreadRow | null>;
   updateStatus(threadId: string, status: ThreadStatus, now: string): Promise<boolean>;
   updateDisplayName(threadId: string, displayName: string, now: string): Promise<boolean>;
   search(query: ThreadSearch): Promise<ThreadRow[]>;

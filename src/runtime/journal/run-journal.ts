@@ -1,0 +1,302 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import type { ChainValues } from "@langchain/core/utils/types";
+import { describeError } from "../../core/errors.js";
+import { type Logger, rootLogger } from "../../core/logger.js";
+import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
+import type { NewRunEvent, RunEventStore } from "../run-event-store.js";
+import type { RunCompletionData } from "../run-types.js";
+import { toJson } from "../serialize.js";
+import { JournalMessages } from "./journal-messages.js";
+import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
+
+export interface RunJournalOptions {
+  eventStore: RunEventStore;
+  threadId: string;
+  runId: string;
+  userId: string | null;
+  logger?: Logger;
+  /** Buffered events that trigger a background flush (default 32). */
+  flushThreshold?: number;
+  trackTokenUsage?: boolean;
+}
+
+export interface MiddlewareRecord {
+  name: string;
+  hook: string;
+  action: string;
+  changes?: unknown;
+}
+
+export interface DeliveryContent {
+  presented: number;
+  paths: string[];
+  by_tool: Record<string, string[]>;
+}
+
+/**
+ * Buffers a run's durable events and writes them in batches. A LangChain callback handler turns
+ * graph callbacks into catalog events.
+ *
+ * Guarantees: a batch whose write threw is never replayed (it may have committed), and its loss is
+ * remembered (`drainedCleanly` turns false) so the run's evidence is sealed `partial`; after
+ * `freeze()` no producer is admitted, and producers admitted before it land before it returns.
+ */
+export class RunJournal extends BaseCallbackHandler {
+  override name = "fawn_run_journal";
+  override awaitHandlers = true;
+  readonly threadId: string;
+  readonly runId: string;
+  readonly userId: string | null;
+  protected readonly eventStore: RunEventStore;
+  protected readonly logger: Logger;
+  private readonly flushThreshold: number;
+  private buffer: NewRunEvent[] = [];
+  private flushChain: Promise<void> = Promise.resolve();
+  private unclean = false;
+  private accepting = true;
+  private closed = false;
+  private pendingProducers = 0;
+  private producerWaiters: Array<() => void> = [];
+  private readonly rootRunIds = new Set<string>();
+  readonly usage: UsageLedger;
+  readonly messages = new JournalMessages();
+  private readonly artifacts = new Map<string, Set<string>>();
+
+  constructor(options: RunJournalOptions) {
+    super();
+    this.eventStore = options.eventStore;
+    this.threadId = options.threadId;
+    this.runId = options.runId;
+    this.userId = options.userId;
+    this.logger = (options.logger ?? rootLogger).child({
+      component: "run-journal",
+      runId: options.runId,
+    });
+    this.flushThreshold = options.flushThreshold ?? 32;
+    this.usage = new UsageLedger(options.trackTokenUsage ?? true);
+  }
+
+  /** False once any batch failed or was dropped: the evidence cannot be proven complete. */
+  get drainedCleanly(): boolean {
+    return !this.unclean && this.buffer.length === 0 && this.pendingProducers === 0;
+  }
+
+  get acceptingEvidence(): boolean {
+    return this.accepting;
+  }
+
+  get pendingProducerCount(): number {
+    return this.pendingProducers;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  /** Buffer one catalog event; a full buffer flushes in the background. */
+  append(eventType: string, content: unknown, metadata: Record<string, unknown> = {}): boolean {
+    if (!this.accepting) {
+      this.logger.warn({ eventType }, "journal frozen; event rejected");
+      return false;
+    }
+    const category = categoryOf(eventType);
+    if (!category) throw new Error(`event type ${eventType} is not in the catalog`);
+    const event: NewRunEvent = {
+      thread_id: this.threadId,
+      run_id: this.runId,
+      event_type: eventType,
+      category,
+      content: toJson(content),
+      metadata: toJson(metadata) as Record<string, unknown>,
+      created_at: new Date().toISOString(),
+      user_id: this.userId,
+    };
+    validateCatalogEvent(event);
+    this.buffer.push(event);
+    if (this.buffer.length >= this.flushThreshold) this.flushInBackground();
+    return true;
+  }
+
+  /** Write everything buffered so far. Batches are written one at a time, in order. */
+  async flush(): Promise<void> {
+    const run = this.flushChain.then(() => this.writeBuffered());
+    this.flushChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeBuffered(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const batch = this.buffer;
+    this.buffer = [];
+    try {
+      await this.eventStore.putBatch(batch);
+    } catch (error) {
+      // The write may or may not have committed: never replay it, remember the gap.
+      this.unclean = true;
+      this.logger.error(
+        { error: describeError(error), events: batch.length },
+        "journal batch outcome unknown",
+      );
+      throw error;
+    }
+  }
+
+  flushInBackground(): void {
+    this.flush().catch(() => undefined);
+  }
+
+  /** A middleware decision (`middleware:{tag}`), admitted only before the freeze. */
+  recordMiddleware(tag: string, record: MiddlewareRecord): boolean {
+    return this.append(middlewareEventType(tag), { ...record, changes: record.changes ?? null });
+  }
+
+  /**
+   * Admit an asynchronous producer (work that will append evidence later, e.g. from a hook or a
+   * worker thread). The freeze waits for every admitted producer to land.
+   */
+  async admitProducer<T>(produce: () => Promise<T>): Promise<T | undefined> {
+    if (!this.accepting) {
+      this.logger.warn({}, "journal frozen; producer rejected");
+      return undefined;
+    }
+    this.pendingProducers += 1;
+    try {
+      return await produce();
+    } finally {
+      this.pendingProducers -= 1;
+      if (this.pendingProducers === 0) {
+        for (const wake of this.producerWaiters.splice(0)) wake();
+      }
+    }
+  }
+
+  /** Stop admitting evidence, wait for admitted producers, then flush. */
+  async freeze(): Promise<void> {
+    this.accepting = false;
+    while (this.pendingProducers > 0) {
+      await new Promise<void>((resolve) => this.producerWaiters.push(resolve));
+    }
+    await this.flush();
+  }
+
+  /**
+   * Final teardown: stop admitting evidence and write what was never attempted. A fenced run
+   * discards its buffer instead: it may make no further durable writes.
+   */
+  async close(options: { discard?: boolean } = {}): Promise<void> {
+    if (this.closed) return;
+    this.accepting = false;
+    if (options.discard) this.buffer = [];
+    try {
+      await this.flush();
+    } finally {
+      this.closed = true;
+    }
+  }
+
+  // ---- delivery and completion ------------------------------------------------------------
+
+  recordPresentedArtifact(path: string, tool: string): void {
+    const paths = this.artifacts.get(tool) ?? new Set<string>();
+    paths.add(path);
+    this.artifacts.set(tool, paths);
+  }
+
+  deliveryContent(): DeliveryContent {
+    const byTool: Record<string, string[]> = {};
+    const all = new Set<string>();
+    for (const [tool, paths] of this.artifacts) {
+      byTool[tool] = [...paths].sort();
+      for (const path of paths) all.add(path);
+    }
+    return { presented: all.size, paths: [...all].sort(), by_tool: byTool };
+  }
+
+  completionData(): RunCompletionData {
+    return { ...this.usage.totals(), ...this.messages.summary() };
+  }
+
+  // ---- LangChain callbacks ----------------------------------------------------------------
+
+  override handleChainStart(
+    chain: { id?: string[]; name?: string },
+    _inputs: ChainValues,
+    runId: string,
+    _runType?: string,
+    tags?: string[],
+    _metadata?: Record<string, unknown>,
+    runName?: string,
+    parentRunId?: string,
+  ): void {
+    if (parentRunId) return;
+    this.rootRunIds.add(runId);
+    const name = runName ?? chain.name ?? chain.id?.at(-1) ?? "unknown";
+    this.append("run.start", { chain: name }, { caller: callerOf(tags) });
+  }
+
+  override handleChainEnd(outputs: ChainValues, runId: string, parentRunId?: string): void {
+    if (parentRunId || !this.rootRunIds.has(runId)) return;
+    this.append("run.end", outputs, { status: "success" });
+    this.flushInBackground();
+  }
+
+  override handleChainError(error: Error, runId: string, parentRunId?: string): void {
+    if (parentRunId || !this.rootRunIds.has(runId)) return;
+    this.append("run.error", describeError(error), { error_type: error.name });
+    this.flushInBackground();
+  }
+
+  override handleChatModelStart(
+    _llm: unknown,
+    messages: import("@langchain/core/messages").BaseMessage[][],
+    runId: string,
+    _parentRunId?: string,
+    _extra?: Record<string, unknown>,
+    tags?: string[],
+  ): void {
+    this.usage.startCall(runId);
+    const caller = callerOf(tags);
+    const human = this.messages.firstHumanInput(caller, messages);
+    if (human) this.append("llm.human.input", human, { caller });
+  }
+
+  override handleLLMEnd(
+    output: import("@langchain/core/outputs").LLMResult,
+    runId: string,
+    _parentRunId?: string,
+    tags?: string[],
+  ): void {
+    const caller = callerOf(tags);
+    for (const generations of output.generations) {
+      for (const generation of generations) {
+        const message = "message" in generation ? generation.message : undefined;
+        if (!message || typeof message !== "object") continue;
+        const recorded = this.usage.recordMessage(runId, caller as CallerTags, message);
+        this.messages.noteAiMessage(caller, message);
+        this.append("llm.ai.response", message, {
+          caller,
+          usage: recorded.usage,
+          latency_ms: recorded.latencyMs,
+          llm_call_index: recorded.callIndex,
+        });
+      }
+    }
+  }
+
+  override handleLLMError(
+    error: Error,
+    _runId: string,
+    _parentRunId?: string,
+    tags?: string[],
+  ): void {
+    this.append("llm.error", describeError(error), { caller: callerOf(tags) });
+  }
+
+  override handleToolEnd(output: unknown): void {
+    for (const message of this.messages.toolResults(output)) {
+      this.append("llm.tool.result", message);
+    }
+  }
+}

@@ -1,0 +1,287 @@
+import { raceCancellation } from "../../core/async/task.js";
+import { describeError, isCancelledError } from "../../core/errors.js";
+import type { Logger } from "../../core/logger.js";
+import type { RunJournal } from "../journal/run-journal.js";
+import type { RunManager } from "../run-manager.js";
+import type { RunRecord } from "../run-record.js";
+import type { CancelAction, RunStatus } from "../run-types.js";
+import type { StreamBridge } from "../stream-bridge.js";
+import { confirmTerminalEvent, MISSING_FINAL_ACK_ERROR } from "../terminal-evidence.js";
+import type { ThreadStatus } from "../thread-store.js";
+import { type RollbackPoint, restoreRollbackPoint } from "./rollback.js";
+import type { RunContext } from "./run-context.js";
+import type { SubagentEventBuffer } from "./subagent-events.js";
+
+/**
+ * The finalizer's protocol, in order. Each stage is best-effort: a failure is logged and the next
+ * stage still runs. When the run is fenced (ownership lost) only the stages in ALWAYS_RUN run.
+ */
+export const FINALIZER_STAGES = [
+  "cancellation",
+  "subagent_flush",
+  "journal_flush",
+  "receipt",
+  "terminal_status",
+  "completion",
+  "thread_status",
+  "completion_hook",
+  "journal_freeze",
+  "terminal_event",
+  "evidence_seal",
+  "journal_close",
+  "clear_barriers",
+  "end",
+  "lease_finish",
+  "housekeeping",
+] as const;
+export type FinalizerStage = (typeof FINALIZER_STAGES)[number];
+
+const ALWAYS_RUN: ReadonlySet<FinalizerStage> = new Set([
+  "journal_close",
+  "clear_barriers",
+  "end",
+  "lease_finish",
+  "housekeeping",
+]);
+
+export const ROLLED_BACK_ERROR = "Rolled back by user";
+const RECEIPT_RETRY_DELAYS_MS = [100, 500];
+
+/** Everything the host phase hands to its finalizer. */
+export interface Finalization {
+  record: RunRecord;
+  manager: RunManager;
+  bridge: StreamBridge;
+  ctx: RunContext;
+  journal: RunJournal | null;
+  subagents: SubagentEventBuffer;
+  hostSignal: AbortSignal;
+  logger: Logger;
+  started: boolean;
+  leaseStarted: boolean;
+  completionAllowed: boolean;
+  /** The cancellation path still to apply (interrupt or rollback), if the run was cancelled. */
+  cancellation: CancelAction | null;
+  rollbackPoint: RollbackPoint | null;
+  terminalConfirmed: boolean;
+  sealError: string | null;
+}
+
+type StageRunner = (f: Finalization) => Promise<void>;
+
+const STAGES: Record<FinalizerStage, StageRunner> = {
+  cancellation: applyPendingCancellation,
+  subagent_flush: async (f) => {
+    const batch = f.subagents.take();
+    if (batch.length > 0 && f.ctx.eventStore) await f.ctx.eventStore.putBatch(batch);
+  },
+  journal_flush: async (f) => {
+    await f.journal?.flush();
+  },
+  receipt: writeDeliveryReceipt,
+  terminal_status: commitTerminalStatus,
+  completion: async (f) => {
+    if (f.journal && f.completionAllowed) {
+      await f.manager.updateRunCompletion(f.record.runId, f.journal.completionData());
+    }
+  },
+  thread_status: async (f) => {
+    if (!f.started || !f.ctx.threadStore) return;
+    await f.ctx.threadStore.updateStatus(
+      f.record.threadId,
+      threadStatusFor(f.record.status),
+      f.manager.nowIso(),
+    );
+  },
+  completion_hook: runCompletionHook,
+  journal_freeze: async (f) => {
+    await f.journal?.freeze();
+  },
+  terminal_event: publishTerminalEvent,
+  evidence_seal: writeEvidenceSeal,
+  journal_close: async (f) => {
+    await f.journal?.close({ discard: f.record.ownershipLost });
+  },
+  clear_barriers: async (f) => {
+    f.manager.setFinalizing(f.record.runId, false);
+    f.record.terminalCommitPending = false;
+  },
+  end: async (f) => {
+    await f.bridge.publishEnd(f.record.runId);
+  },
+  lease_finish: async (f) => {
+    if (f.leaseStarted) await f.bridge.finishProducerLease(f.record.runId);
+  },
+  housekeeping: async (f) => {
+    const { bridge, record, ctx } = f;
+    const delayMs = ctx.streamRetentionMs ?? 60_000;
+    const spawn = ctx.spawnHousekeeping ?? defaultSpawn(f.logger);
+    spawn(`stream-cleanup-${record.runId}`, () => bridge.cleanup(record.runId, { delayMs }));
+  },
+};
+
+/** Run every stage in order; never throws for a stage failure. */
+export async function runFinalization(f: Finalization): Promise<void> {
+  for (const stage of FINALIZER_STAGES) {
+    if (f.record.ownershipLost && !ALWAYS_RUN.has(stage)) continue;
+    try {
+      await f.ctx.beforeStage?.(stage, f.record);
+      await STAGES[stage](f);
+    } catch (error) {
+      f.logger.error({ stage, error: describeError(error) }, "finalizer stage failed");
+    }
+  }
+}
+
+function defaultSpawn(logger: Logger): (name: string, work: () => Promise<void>) => void {
+  return (name, work) => {
+    work().catch((error: unknown) =>
+      logger.warn({ task: name, error: describeError(error) }, "housekeeping failed"),
+    );
+  };
+}
+
+export function threadStatusFor(status: RunStatus): ThreadStatus {
+  switch (status) {
+    case "success":
+      return "idle";
+    case "interrupted":
+      return "interrupted";
+    case "pending":
+    case "running":
+      return "busy";
+    default:
+      return "error";
+  }
+}
+
+/** Stage the cancellation outcome; a rollback restores the pre-run checkpoint first. */
+async function applyPendingCancellation(f: Finalization): Promise<void> {
+  const action = f.cancellation;
+  if (!action) return;
+  f.cancellation = null;
+  const { manager, record } = f;
+  if (action === "interrupt") {
+    await manager.setStatus(record.runId, "interrupted", { persist: false });
+    return;
+  }
+  await manager.setStatus(record.runId, "error", { error: ROLLED_BACK_ERROR, persist: false });
+  if (!f.ctx.checkpointer || !f.rollbackPoint) return;
+  record.rollbackFinalizationPending = true;
+  try {
+    await restoreRollbackPoint(f.ctx.checkpointer, record.threadId, f.rollbackPoint);
+  } catch (error) {
+    f.logger.error({ error: describeError(error) }, "rollback restore failed");
+  } finally {
+    record.rollbackFinalizationPending = false;
+  }
+}
+
+async function writeDeliveryReceipt(f: Finalization): Promise<void> {
+  const { journal, record, ctx } = f;
+  if (!journal || !ctx.eventStore || record.operationKind !== "run") return;
+  const event = {
+    thread_id: record.threadId,
+    run_id: record.runId,
+    event_type: "run.delivery",
+    category: "outputs",
+    content: journal.deliveryContent(),
+    metadata: {},
+    user_id: record.userId,
+  };
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await ctx.eventStore.putIfAbsent(event);
+      return;
+    } catch (error) {
+      const delay = RECEIPT_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || isCancelledError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+async function commitTerminalStatus(f: Finalization): Promise<void> {
+  const { manager, record } = f;
+  try {
+    if (record.aborted) {
+      await manager.persistCurrentStatus(record.runId);
+      return;
+    }
+    const late = await manager.setStatusIfNotCancelled(record.runId, record.status, {
+      error: record.error,
+      stopReason: record.stopReason,
+    });
+    if (late) {
+      f.cancellation = late;
+      await applyPendingCancellation(f);
+      await manager.persistCurrentStatus(record.runId);
+    }
+  } finally {
+    record.terminalCommitPending = false;
+  }
+}
+
+async function runCompletionHook(f: Finalization): Promise<void> {
+  const hook = f.ctx.onRunCompleted;
+  if (!hook) return;
+  // Once the host was cancelled, the hook is still called but finalization stops waiting for it.
+  const interrupt = new AbortController();
+  const relay = (): void => interrupt.abort(f.hostSignal.reason);
+  if (f.hostSignal.aborted) relay();
+  else f.hostSignal.addEventListener("abort", relay, { once: true });
+  try {
+    await raceCancellation(
+      Promise.resolve().then(() => hook(f.record, { signal: interrupt.signal })),
+      interrupt.signal,
+    );
+  } catch (error) {
+    if (!isCancelledError(error)) throw error;
+    f.logger.debug({}, "completion hook interrupted by host cancellation");
+  } finally {
+    f.hostSignal.removeEventListener("abort", relay);
+  }
+}
+
+async function publishTerminalEvent(f: Finalization): Promise<void> {
+  const { manager, record, journal, ctx } = f;
+  if (!journal || !ctx.eventStore || record.operationKind !== "run") return;
+  const status = manager.terminalEventStatus(record);
+  if (!status) {
+    f.sealError = MISSING_FINAL_ACK_ERROR;
+    return;
+  }
+  if (!journal.drainedCleanly) {
+    f.sealError = "Run evidence is incomplete: a journal batch failed or its outcome is unknown";
+    return;
+  }
+  const confirmation = await confirmTerminalEvent(ctx.eventStore, {
+    threadId: record.threadId,
+    runId: record.runId,
+    status,
+    userId: record.userId,
+    recovered: false,
+  });
+  if (confirmation.confirmed) f.terminalConfirmed = true;
+  else f.sealError = confirmation.detail;
+}
+
+async function writeEvidenceSeal(f: Finalization): Promise<void> {
+  const { manager, record, journal, ctx } = f;
+  const store = manager.store;
+  if (!journal || !ctx.eventStore || !store || record.operationKind !== "run") return;
+  if (f.terminalConfirmed) {
+    const receipt = await ctx.eventStore.evidenceReceipt(record.threadId, record.runId);
+    await store.updateEvidenceSeal(record.runId, {
+      state: "sealed",
+      upperSeq: receipt.upperEventSeq,
+      eventCount: receipt.eventCount,
+      error: null,
+    });
+    return;
+  }
+  await store.updateEvidenceSeal(record.runId, {
+    state: "partial",
+    error: f.sealError ?? "Terminal event was not published",
+  });
+}

@@ -1,0 +1,209 @@
+import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
+import { describeError, isCancelledError } from "../../core/errors.js";
+import { rootLogger } from "../../core/logger.js";
+import { RunJournal } from "../journal/run-journal.js";
+import type { RunManager } from "../run-manager.js";
+import type { RunRecord } from "../run-record.js";
+import { toJson } from "../serialize.js";
+import type { StreamBridge } from "../stream-bridge.js";
+import { drainRunFinalization } from "./drain.js";
+import { type Finalization, runFinalization } from "./finalizer-stages.js";
+import { captureRollbackPoint } from "./rollback.js";
+import type { AgentStreamOptions, RunAgentRequest, StreamingAgent } from "./run-context.js";
+import { SubagentEventBuffer } from "./subagent-events.js";
+
+/**
+ * Execute one admitted run: the host phase streams the agent graph (cancellable through
+ * `hostSignal`), then a finalizer task named `run-finalization-<run_id>` commits the outcome. The
+ * finalizer is detached from host cancellation; see `drainRunFinalization`.
+ */
+export async function runAgent(
+  bridge: StreamBridge,
+  manager: RunManager,
+  record: RunRecord,
+  request: RunAgentRequest,
+  hostSignal: AbortSignal,
+): Promise<void> {
+  const { ctx } = request;
+  const logger = (ctx.logger ?? rootLogger).child({
+    runId: record.runId,
+    threadId: record.threadId,
+  });
+  const journal = ctx.eventStore
+    ? (ctx.createJournal ?? ((options) => new RunJournal(options)))({
+        eventStore: ctx.eventStore,
+        threadId: record.threadId,
+        runId: record.runId,
+        userId: record.userId,
+        logger,
+        trackTokenUsage: ctx.trackTokenUsage ?? true,
+      })
+    : null;
+  const f: Finalization = {
+    record,
+    manager,
+    bridge,
+    ctx,
+    journal,
+    subagents: new SubagentEventBuffer(record.threadId, record.runId, record.userId),
+    hostSignal,
+    logger,
+    started: false,
+    leaseStarted: false,
+    completionAllowed: false,
+    cancellation: null,
+    rollbackPoint: null,
+    terminalConfirmed: false,
+    sealError: null,
+  };
+
+  await runHostPhase(f, request);
+
+  manager.setFinalizing(record.runId, true);
+  const finalizer = spawnTask(`run-finalization-${record.runId}`, () => runFinalization(f));
+  if (f.leaseStarted) bridge.transferProducerLease(record.runId, finalizer);
+  await drainRunFinalization(finalizer, hostSignal);
+}
+
+/** Everything before finalization. Never throws: every outcome is staged for the finalizer. */
+async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<void> {
+  const { record, manager, bridge, ctx, hostSignal } = f;
+  const runSignal = AbortSignal.any([hostSignal, record.abortSignal]);
+  try {
+    await raceCancellation(
+      manager.waitForPriorFinalizing(record.threadId, record.runId, record.abortSignal),
+      hostSignal,
+    );
+    const started = await raceCancellation(manager.tryStart(record.runId), hostSignal);
+    if (started !== "started") {
+      if (record.aborted) f.cancellation = record.abortAction;
+      return;
+    }
+    f.started = true;
+    f.leaseStarted = await bridge.startProducerLease(record.runId);
+    if (!record.ownershipLost) {
+      await ctx.threadStore
+        ?.updateStatus(record.threadId, "busy", manager.nowIso())
+        .catch((error: unknown) => {
+          f.logger.warn({ error: describeError(error) }, "thread status update failed");
+        });
+    }
+    f.completionAllowed = true;
+    await bridge.publish(record.runId, "metadata", {
+      run_id: record.runId,
+      thread_id: record.threadId,
+    });
+    if (ctx.checkpointer) {
+      f.rollbackPoint = await captureRollbackPoint(ctx.checkpointer, record.threadId).catch(
+        (error: unknown) => {
+          f.logger.warn(
+            { error: describeError(error) },
+            "rollback point capture failed; rollback disabled",
+          );
+          return null;
+        },
+      );
+    }
+    throwIfCancelled(runSignal);
+    await streamAgent(f, request, runSignal);
+    throwIfCancelled(runSignal);
+    const late = await manager.setStatusIfNotCancelled(record.runId, "success", {
+      stopReason: record.stopReason,
+      persist: false,
+    });
+    if (late) f.cancellation = late;
+  } catch (error) {
+    if (isCancelledError(error) || record.aborted || hostSignal.aborted) {
+      if (!record.aborted) record.raiseAbort(describeError(error));
+      f.cancellation = record.abortAction;
+      return;
+    }
+    const message = describeError(error);
+    f.logger.error({ error: message }, "run failed");
+    await bridge
+      .publish(record.runId, "error", {
+        message,
+        name: error instanceof Error ? error.name : "Error",
+      })
+      .catch(() => undefined);
+    const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
+      error: message,
+      persist: false,
+    });
+    if (late) f.cancellation = late;
+  }
+}
+
+async function streamAgent(
+  f: Finalization,
+  request: RunAgentRequest,
+  signal: AbortSignal,
+): Promise<void> {
+  const { record, bridge, journal } = f;
+  const modes = request.streamModes ?? ["values"];
+  const subgraphs = request.streamSubgraphs ?? false;
+  const single = modes.length === 1 && !subgraphs;
+  const baseConfig = request.config ?? {};
+  const configurable = {
+    ...((baseConfig.configurable as Record<string, unknown> | undefined) ?? {}),
+    thread_id: record.threadId,
+    run_id: record.runId,
+  };
+  const agent: StreamingAgent = await request.agentFactory({
+    config: { ...baseConfig, configurable },
+  });
+  const options: AgentStreamOptions = {
+    ...baseConfig,
+    configurable,
+    callbacks: journal ? [journal] : [],
+    streamMode: single ? modes[0] : modes,
+    subgraphs,
+    signal,
+    runName: typeof baseConfig.run_name === "string" ? baseConfig.run_name : "lead_agent",
+  };
+  if (request.interruptBefore) options.interruptBefore = request.interruptBefore;
+  if (request.interruptAfter) options.interruptAfter = request.interruptAfter;
+  const stream = await agent.stream(request.graphInput, options);
+  for await (const chunk of stream) {
+    if (record.aborted) break;
+    const frame = single
+      ? { mode: modes[0] ?? "values", namespace: [], data: chunk }
+      : splitChunk(chunk, subgraphs);
+    if (frame.namespace.length === 0 && frame.mode === "custom") f.subagents.observe(frame.data);
+    const event =
+      frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
+    await bridge.publish(record.runId, event, toJson(frame.data));
+  }
+}
+
+interface StreamFrame {
+  mode: string;
+  namespace: string[];
+  data: unknown;
+}
+
+/** `[mode, data]` or, with subgraphs, `[namespace, mode, data]`. */
+function splitChunk(chunk: unknown, subgraphs: boolean): StreamFrame {
+  if (Array.isArray(chunk)) {
+    if (subgraphs && chunk.length === 3 && Array.isArray(chunk[0])) {
+      return { namespace: chunk[0].map(String), mode: String(chunk[1]), data: chunk[2] };
+    }
+    if (chunk.length === 2 && typeof chunk[0] === "string")
+      return { namespace: [], mode: chunk[0], data: chunk[1] };
+  }
+  return { namespace: [], mode: "values", data: chunk };
+}
+
+/** Launch a run's worker as a task named `run-<run_id>` and attach it to the record. */
+export function startRunWorker(
+  bridge: StreamBridge,
+  manager: RunManager,
+  record: RunRecord,
+  request: RunAgentRequest,
+): Task<void> {
+  const task = spawnTask(`run-${record.runId}`, (signal) =>
+    runAgent(bridge, manager, record, request, signal),
+  );
+  record.task = task;
+  return task;
+}

@@ -1,0 +1,76 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { Logger } from "../../core/logger.js";
+import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
+import type { RunEventStore } from "../run-event-store.js";
+import type { RunRecord } from "../run-record.js";
+import type { ThreadStore } from "../thread-store.js";
+import type { FinalizerStage } from "./finalizer-stages.js";
+
+/** What a run's worker needs besides the manager and the bridge. */
+export interface RunContext {
+  checkpointer?: BaseCheckpointSaver | null;
+  eventStore?: RunEventStore | null;
+  threadStore?: Pick<ThreadStore, "updateStatus"> | null;
+  /**
+   * Called once per finished run. The signal aborts when the host was cancelled: a hook that
+   * would wait forever must stop then (finalization does not wait for it past that point).
+   */
+  onRunCompleted?: ((record: RunRecord, options: { signal: AbortSignal }) => Promise<void>) | null;
+  /** Builds the run's journal (tests substitute a subclass to inject faults). */
+  createJournal?: (options: RunJournalOptions) => RunJournal;
+  /** Starts post-END housekeeping detached from the run (tests track these). */
+  spawnHousekeeping?: (name: string, work: () => Promise<void>) => void;
+  /** Test-visible hook called before each finalizer stage runs. */
+  beforeStage?: (stage: FinalizerStage, record: RunRecord) => Promise<void> | void;
+  /** How long the live stream stays replayable after END (default 60 s). */
+  streamRetentionMs?: number;
+  trackTokenUsage?: boolean;
+  logger?: Logger;
+}
+
+/** Anything that streams like a compiled LangGraph graph. */
+export interface StreamingAgent {
+  stream(
+    input: unknown,
+    options: AgentStreamOptions,
+  ): Promise<AsyncIterable<unknown>> | AsyncIterable<unknown>;
+}
+
+export interface AgentStreamOptions {
+  configurable?: Record<string, unknown>;
+  callbacks?: unknown[];
+  streamMode?: string | string[];
+  subgraphs?: boolean;
+  signal?: AbortSignal;
+  interruptBefore?: string[] | "*";
+  interruptAfter?: string[] | "*";
+  runName?: string;
+  [key: string]: unknown;
+}
+
+export type AgentFactory = (args: {
+  config: Record<string, unknown>;
+}) => StreamingAgent | Promise<StreamingAgent>;
+
+/** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */
+export const GRAPH_STREAM_MODES = [
+  "values",
+  "messages",
+  "updates",
+  "custom",
+  "debug",
+  "tasks",
+  "checkpoints",
+] as const;
+export type GraphStreamMode = (typeof GRAPH_STREAM_MODES)[number];
+
+export interface RunAgentRequest {
+  ctx: RunContext;
+  agentFactory: AgentFactory;
+  graphInput: unknown;
+  config?: Record<string, unknown>;
+  streamModes?: GraphStreamMode[];
+  streamSubgraphs?: boolean;
+  interruptBefore?: string[] | "*";
+  interruptAfter?: string[] | "*";
+}
