@@ -1,0 +1,152 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { ConfigError } from "../../core/errors.js";
+import { fawnMigrationProvider, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from "./migrations.js";
+import type { FawnTables } from "./schema.js";
+import type { SqlDialectName } from "./sql-dialect-name.js";
+import { toStoreError } from "./sql-errors.js";
+import { SqliteWorkerDialect } from "./sqlite-worker-dialect.js";
+
+export type { SqlDialectName } from "./sql-dialect-name.js";
+
+export type SqlExecutor = Kysely<FawnTables>;
+
+/** One opened database: a typed Kysely instance, its engine, and the transaction scope. */
+export interface SqlDatabase {
+  readonly dialect: SqlDialectName;
+  /** The root instance (pool on PostgreSQL, the single worker connection on SQLite). */
+  readonly db: Kysely<FawnTables>;
+  /**
+   * Where a query should run from the current async context: the transaction opened by
+   * `transaction()` when inside one, else the root instance. Store callbacks that run inside a
+   * transaction (e.g. a `putIfAbsent` guard reading the run row) thereby join it instead of
+   * waiting for a second connection — on SQLite that second connection would never come.
+   */
+  executor(): SqlExecutor;
+  /** Runs `fn` in a transaction; a nested call joins the outer one. */
+  transaction<T>(fn: (trx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenSqlDatabaseOptions {
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+  /** SQLite busy_timeout in ms (default 30000). */
+  busyTimeoutMs?: number;
+}
+
+/** Key class for session advisory locks taken by Fawn (two-int form, separate from event locks). */
+export const ADVISORY_CLASS_MIGRATIONS = 0x46_41_57_01;
+
+class KyselySqlDatabase implements SqlDatabase {
+  private readonly scope = new AsyncLocalStorage<SqlExecutor>();
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    readonly dialect: SqlDialectName,
+    readonly db: Kysely<FawnTables>,
+  ) {}
+
+  executor(): SqlExecutor {
+    return this.scope.getStore() ?? this.db;
+  }
+
+  transaction<T>(fn: (trx: SqlExecutor) => Promise<T>): Promise<T> {
+    const outer = this.scope.getStore();
+    if (outer !== undefined) return fn(outer);
+    return this.db.transaction().execute((trx) => this.scope.run(trx, () => fn(trx)));
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.db.destroy();
+    return this.closing;
+  }
+}
+
+function sqliteFilename(url: string): string {
+  let rest = url.slice("sqlite:".length);
+  if (rest.startsWith("//")) rest = rest.slice(2);
+  if (rest === "")
+    throw new ConfigError(
+      `SQLite URL "${url}" names no file; use sqlite:<path> or sqlite::memory:.`,
+    );
+  return rest === ":memory:" ? rest : resolve(rest);
+}
+
+async function openKysely(
+  url: string,
+  options: OpenSqlDatabaseOptions,
+): Promise<{ dialect: SqlDialectName; db: Kysely<FawnTables> }> {
+  if (url.startsWith("sqlite:")) {
+    const filename = sqliteFilename(url);
+    if (filename !== ":memory:") await mkdir(dirname(filename), { recursive: true });
+    const dialect = new SqliteWorkerDialect({
+      filename,
+      busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
+    });
+    return { dialect: "sqlite", db: new Kysely<FawnTables>({ dialect }) };
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    // An idle client can lose its server connection; without a listener that 'error' event
+    // would crash the process. The pool drops the client and the next query reconnects.
+    pool.on("error", () => undefined);
+    return {
+      dialect: "postgres",
+      db: new Kysely<FawnTables>({ dialect: new PostgresDialect({ pool }) }),
+    };
+  }
+  throw new ConfigError(
+    `Unsupported database URL "${url.split(":")[0]}:…"; use sqlite:<path>, sqlite::memory: or postgres://….`,
+  );
+}
+
+async function migrate(database: SqlDatabase): Promise<void> {
+  const migrator = new Migrator({
+    db: database.db,
+    provider: fawnMigrationProvider(database.dialect),
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: MIGRATION_LOCK_TABLE,
+  });
+  const run = async (): Promise<void> => {
+    const { error } = await migrator.migrateToLatest();
+    if (error !== undefined) throw error;
+  };
+  if (database.dialect === "sqlite") {
+    // One process owns a SQLite file's connection; the migration transaction (BEGIN IMMEDIATE)
+    // is enough to serialize a second opener.
+    await run();
+    return;
+  }
+  // Serialize whole migration runs across processes, including the creation of the migration
+  // bookkeeping tables that Kysely does before taking its own lock.
+  await database.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${ADVISORY_CLASS_MIGRATIONS}, 0)`.execute(conn);
+    try {
+      await run();
+    } finally {
+      await sql`select pg_advisory_unlock(${ADVISORY_CLASS_MIGRATIONS}, 0)`.execute(conn);
+    }
+  });
+}
+
+/**
+ * Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…` and brings its schema up to date.
+ */
+export async function openSqlDatabase(
+  url: string,
+  options: OpenSqlDatabaseOptions = {},
+): Promise<SqlDatabase> {
+  const { dialect, db } = await openKysely(url, options);
+  const database = new KyselySqlDatabase(dialect, db);
+  try {
+    await migrate(database);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw toStoreError(error, `migrate the ${dialect} database`);
+  }
+  return database;
+}

@@ -1,0 +1,164 @@
+import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+import type { SqlDialectName } from "./sql-dialect-name.js";
+
+/** Column types that differ between the engines; see schema.ts for why each was chosen. */
+interface ColumnTypes {
+  timestamp: "timestamptz" | "text";
+  json: "jsonb" | "text";
+  boolean: "boolean" | "integer";
+  bigint: "bigint" | "integer";
+}
+
+function columnTypes(dialect: SqlDialectName): ColumnTypes {
+  return dialect === "postgres"
+    ? { timestamp: "timestamptz", json: "jsonb", boolean: "boolean", bigint: "bigint" }
+    : { timestamp: "text", json: "text", boolean: "integer", bigint: "integer" };
+}
+
+async function createRuns(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("runs")
+    .addColumn("run_id", "varchar(64)", (c) => c.primaryKey())
+    .addColumn("thread_id", "varchar(64)", (c) => c.notNull())
+    .addColumn("assistant_id", "varchar(128)")
+    .addColumn("user_id", "varchar(64)")
+    .addColumn("status", "varchar(20)", (c) => c.notNull().defaultTo("pending"))
+    .addColumn("operation_kind", "varchar(32)", (c) => c.notNull().defaultTo("run"))
+    .addColumn("idempotency_key", "varchar(255)")
+    .addColumn("model_name", "varchar(128)")
+    .addColumn("multitask_strategy", "varchar(20)", (c) => c.notNull().defaultTo("reject"))
+    .addColumn("on_disconnect", "varchar(20)", (c) => c.notNull().defaultTo("cancel"))
+    .addColumn("metadata_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn("kwargs_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn("error", "text")
+    .addColumn("stop_reason", "varchar(50)")
+    .addColumn("message_count", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("first_human_message", "text")
+    .addColumn("last_ai_message", "text")
+    .addColumn("total_input_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("total_output_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("total_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("llm_call_count", "integer", (c) => c.notNull().defaultTo(0))
+    .addColumn("lead_agent_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("subagent_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("middleware_tokens", t.bigint, (c) => c.notNull().defaultTo(0))
+    .addColumn("token_usage_by_model", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn("follow_up_to_run_id", "varchar(64)")
+    .addColumn("queued", t.boolean, (c) => c.notNull().defaultTo(sql`false`))
+    .addColumn("owner_worker_id", "varchar(128)")
+    .addColumn("lease_expires_at", t.timestamp)
+    .addColumn("cancel_action", "varchar(20)")
+    .addColumn("cancel_requested_at", t.timestamp)
+    .addColumn("evidence_seal_state", "varchar(16)")
+    .addColumn("evidence_seal_error", "text")
+    .addColumn("evidence_upper_seq", t.bigint)
+    .addColumn("evidence_event_count", t.bigint)
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("ix_runs_thread_id").on("runs").column("thread_id").execute();
+  await db.schema.createIndex("ix_runs_user_id").on("runs").column("user_id").execute();
+  await db.schema
+    .createIndex("ix_runs_thread_status")
+    .on("runs")
+    .columns(["thread_id", "status"])
+    .execute();
+  await db.schema.createIndex("ix_runs_lease").on("runs").column("lease_expires_at").execute();
+  await db.schema
+    .createIndex("uq_runs_idempotency_key")
+    .on("runs")
+    .column("idempotency_key")
+    .unique()
+    .execute();
+  // The cross-process admission guarantee: at most one active, non-queued row per thread. Both
+  // engines support partial indexes with this exact predicate (SQLite reads `false` as 0).
+  await sql`create unique index uq_runs_thread_active on runs (thread_id)
+    where status in ('pending', 'running') and queued = false`.execute(db);
+}
+
+async function createRunEvents(
+  db: Kysely<unknown>,
+  t: ColumnTypes,
+  dialect: SqlDialectName,
+): Promise<void> {
+  await db.schema
+    .createTable("run_events")
+    .addColumn("id", dialect === "postgres" ? "bigint" : "integer", (c) =>
+      dialect === "postgres"
+        ? c.primaryKey().generatedByDefaultAsIdentity()
+        : c.primaryKey().autoIncrement(),
+    )
+    .addColumn("thread_id", "varchar(64)", (c) => c.notNull())
+    .addColumn("run_id", "varchar(64)", (c) => c.notNull())
+    .addColumn("user_id", "varchar(64)")
+    .addColumn("event_type", "varchar(32)", (c) => c.notNull())
+    .addColumn("category", "varchar(16)", (c) => c.notNull())
+    .addColumn("content", "text", (c) => c.notNull().defaultTo(""))
+    .addColumn("event_metadata", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn("seq", "integer", (c) => c.notNull())
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addUniqueConstraint("uq_events_thread_seq", ["thread_id", "seq"])
+    .execute();
+  await db.schema
+    .createIndex("ix_events_run")
+    .on("run_events")
+    .columns(["thread_id", "run_id", "seq"])
+    .execute();
+  await db.schema
+    .createIndex("ix_events_thread_cat_seq")
+    .on("run_events")
+    .columns(["thread_id", "category", "seq"])
+    .execute();
+  await db.schema.createIndex("ix_events_user_id").on("run_events").column("user_id").execute();
+}
+
+async function createThreadsMeta(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("threads_meta")
+    .addColumn("thread_id", "varchar(64)", (c) => c.primaryKey())
+    .addColumn("user_id", "varchar(64)")
+    .addColumn("assistant_id", "varchar(128)")
+    .addColumn("display_name", "varchar(256)")
+    .addColumn("status", "varchar(20)", (c) => c.notNull().defaultTo("idle"))
+    .addColumn("metadata_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn("created_at", t.timestamp, (c) => c.notNull())
+    .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex("ix_threads_user_id").on("threads_meta").column("user_id").execute();
+  await db.schema
+    .createIndex("ix_threads_assistant_id")
+    .on("threads_meta")
+    .column("assistant_id")
+    .execute();
+}
+
+function initialMigration(dialect: SqlDialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await createRuns(db, t);
+      await createRunEvents(db, t, dialect);
+      await createThreadsMeta(db, t);
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("threads_meta").ifExists().execute();
+      await db.schema.dropTable("run_events").ifExists().execute();
+      await db.schema.dropTable("runs").ifExists().execute();
+    },
+  };
+}
+
+/**
+ * Migrations live in code (no files read at runtime, so a bundled or compiled build needs nothing
+ * beside it). Names sort lexically; append new ones, never edit an applied one.
+ */
+export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return { "0001_initial": initialMigration(dialect) };
+    },
+  };
+}
+
+export const MIGRATION_TABLE = "fawn_migration";
+export const MIGRATION_LOCK_TABLE = "fawn_migration_lock";

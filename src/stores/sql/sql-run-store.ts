@@ -1,0 +1,446 @@
+import { type Clock, isoNow, systemClock } from "../../core/clock.js";
+import { ValidationError } from "../../core/errors.js";
+import type {
+  AdmissionOptions,
+  AdmissionResult,
+  EvidenceSeal,
+  FinalizeResult,
+  LeaseRenewal,
+  ListRunsOptions,
+  NewThreadOperation,
+  OwnerScope,
+  RunStore,
+  StatusUpdate,
+  TakeoverClaim,
+} from "../../runtime/run-store.js";
+import {
+  ACTIVE_RUN_STATUSES,
+  type CancelAction,
+  isCancelAction,
+  type RunCompletionData,
+  type RunRow,
+  type RunStatus,
+} from "../../runtime/run-types.js";
+import { lockThreadAdmission } from "./advisory-locks.js";
+import { secondsBefore, toDbTimestamp } from "./codec.js";
+import type { SqlDatabase, SqlExecutor } from "./database.js";
+import { completionToDb, runRowFromDb, runRowToDb, truncateModelName } from "./run-row-codec.js";
+import { isUniqueViolation, toStoreError } from "./sql-errors.js";
+import { admitThreadOperation } from "./sql-run-admission.js";
+
+/** Sources `updateStatus` may move a row from: terminal rows other than `interrupted` are frozen. */
+const UPDATABLE_STATUSES: readonly RunStatus[] = ["pending", "running", "interrupted"];
+
+export interface SqlStoreOptions {
+  /** Stamps `updated_at` for writes whose signature carries no `now`. */
+  clock?: Clock;
+  /** Close the database with the store (default false: the database is shared). */
+  ownsDatabase?: boolean;
+}
+
+/** Columns a status change writes; any status but `pending` has left the queue. */
+function statusColumns(status: RunStatus, update: StatusUpdate, now: string) {
+  return {
+    status,
+    updated_at: now,
+    ...(status === "pending" ? {} : { queued: false }),
+    ...(update.error === undefined ? {} : { error: update.error }),
+    ...(update.stopReason === undefined ? {} : { stop_reason: update.stopReason }),
+  };
+}
+
+const changed = (result: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): number =>
+  Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
+
+/**
+ * Durable run rows over Kysely (SQLite or PostgreSQL). Every guarded write is one conditional
+ * UPDATE whose affected-row count is the answer.
+ */
+export class SqlRunStore implements RunStore {
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly database: SqlDatabase,
+    private readonly options: SqlStoreOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  private get db(): SqlExecutor {
+    return this.database.executor();
+  }
+
+  private now(): string {
+    return isoNow(this.clock);
+  }
+
+  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toStoreError(error, action);
+    }
+  }
+
+  createThreadOperation(
+    input: NewThreadOperation,
+    options: AdmissionOptions,
+  ): Promise<AdmissionResult> {
+    return admitThreadOperation(this.database, input, options);
+  }
+
+  get(runId: string, scope: OwnerScope = {}): Promise<RunRow | null> {
+    return this.wrap("read a run", async () => {
+      const record = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("run_id", "=", runId)
+        .$if(scope.userId != null, (qb) => qb.where("user_id", "=", scope.userId ?? null))
+        .executeTakeFirst();
+      return record === undefined ? null : runRowFromDb(record);
+    });
+  }
+
+  getByIdempotencyKey(key: string): Promise<RunRow | null> {
+    return this.wrap("read a run by idempotency key", async () => {
+      const record = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("idempotency_key", "=", key)
+        .executeTakeFirst();
+      return record === undefined ? null : runRowFromDb(record);
+    });
+  }
+
+  listByThread(threadId: string, options: ListRunsOptions = {}): Promise<RunRow[]> {
+    return this.wrap("list a thread's runs", async () => {
+      const limit = options.limit ?? 100;
+      if (limit <= 0) return [];
+      const records = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("thread_id", "=", threadId)
+        .where("operation_kind", "=", "run")
+        .$if(options.userId != null, (qb) => qb.where("user_id", "=", options.userId ?? null))
+        .$if(options.status !== undefined, (qb) =>
+          qb.where("status", "=", options.status ?? "pending"),
+        )
+        .orderBy("created_at", "desc")
+        .orderBy("run_id", "desc")
+        .limit(limit)
+        .offset(Math.max(0, options.offset ?? 0))
+        .execute();
+      return records.map(runRowFromDb);
+    });
+  }
+
+  put(row: RunRow): Promise<void> {
+    return this.wrap("store a run", async () => {
+      const values = runRowToDb(row);
+      const { run_id: _runId, cancel_action: _action, cancel_requested_at: _at, ...rest } = values;
+      await this.db
+        .insertInto("runs")
+        .values(values)
+        .onConflict((oc) =>
+          oc.column("run_id").doUpdateSet((eb) => ({
+            ...rest,
+            // A snapshot taken before a cancel request must not erase that request.
+            cancel_action: eb.fn.coalesce("runs.cancel_action", "excluded.cancel_action"),
+            cancel_requested_at: eb.fn.coalesce(
+              "runs.cancel_requested_at",
+              "excluded.cancel_requested_at",
+            ),
+          })),
+        )
+        .execute();
+    });
+  }
+
+  updateStatus(
+    runId: string,
+    status: RunStatus,
+    update: StatusUpdate = {},
+  ): Promise<boolean | null> {
+    return this.wrap("update a run's status", async () => {
+      try {
+        const result = await this.db
+          .updateTable("runs")
+          .set(statusColumns(status, update, this.now()))
+          .where("run_id", "=", runId)
+          .where("status", "in", UPDATABLE_STATUSES)
+          .executeTakeFirst();
+        return changed(result) > 0;
+      } catch (error) {
+        // Reactivating a row while the thread has another active one: provably nothing changed.
+        if (isUniqueViolation(error)) return false;
+        throw error;
+      }
+    });
+  }
+
+  startRun(runId: string, now: string): Promise<boolean> {
+    return this.wrap("start a run", async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set({ status: "running", updated_at: toDbTimestamp(now, "now") })
+        .where("run_id", "=", runId)
+        .where("status", "=", "pending")
+        .where("queued", "=", false)
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  finalizeIfNotCancelled(
+    runId: string,
+    status: RunStatus,
+    update: StatusUpdate = {},
+  ): Promise<FinalizeResult> {
+    return this.wrap("finalize a run", async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set(statusColumns(status, update, this.now()))
+        .where("run_id", "=", runId)
+        .where("status", "in", ACTIVE_RUN_STATUSES)
+        .where("cancel_action", "is", null)
+        .executeTakeFirst();
+      if (changed(result) > 0) return { finalized: true, cancelAction: null };
+      return { finalized: false, cancelAction: await this.cancelActionOf(runId) };
+    });
+  }
+
+  requestCancel(runId: string, action: CancelAction, now: string): Promise<CancelAction | null> {
+    if (!isCancelAction(action)) {
+      return Promise.reject(
+        new ValidationError(
+          `Invalid cancel action "${String(action)}"; use interrupt or rollback.`,
+        ),
+      );
+    }
+    return this.wrap("request a run's cancellation", async () => {
+      const at = toDbTimestamp(now, "now");
+      await this.db
+        .updateTable("runs")
+        .set({ cancel_action: action, cancel_requested_at: at, updated_at: at })
+        .where("run_id", "=", runId)
+        .where("status", "in", ACTIVE_RUN_STATUSES)
+        .where("cancel_action", "is", null)
+        .executeTakeFirst();
+      // Whoever won (this call or an earlier one), the row now names the winning action.
+      const record = await this.db
+        .selectFrom("runs")
+        .select(["cancel_action", "status"])
+        .where("run_id", "=", runId)
+        .executeTakeFirst();
+      if (record === undefined || !ACTIVE_RUN_STATUSES.includes(record.status as RunStatus)) {
+        return null;
+      }
+      return isCancelAction(record.cancel_action) ? record.cancel_action : null;
+    });
+  }
+
+  renewLease(runId: string, ownerWorkerId: string, leaseExpiresAt: string): Promise<LeaseRenewal> {
+    return this.wrap("renew a run's lease", async () => {
+      const renewed = await this.db
+        .updateTable("runs")
+        .set({
+          lease_expires_at: toDbTimestamp(leaseExpiresAt, "lease_expires_at"),
+          updated_at: this.now(),
+        })
+        .where("run_id", "=", runId)
+        .where("owner_worker_id", "=", ownerWorkerId)
+        .where("status", "in", ACTIVE_RUN_STATUSES)
+        .returning("cancel_action")
+        .executeTakeFirst();
+      if (renewed !== undefined) {
+        return {
+          renewed: true,
+          cancelAction: isCancelAction(renewed.cancel_action) ? renewed.cancel_action : null,
+        };
+      }
+      return { renewed: false, cancelAction: await this.cancelActionOf(runId) };
+    });
+  }
+
+  claimForTakeover(runId: string, claim: TakeoverClaim): Promise<boolean> {
+    return this.wrap("take over a run", async () => {
+      const cutoff = secondsBefore(claim.now, claim.graceSeconds);
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          status: "error",
+          error: claim.error,
+          owner_worker_id: claim.workerId,
+          queued: false,
+          updated_at: toDbTimestamp(claim.now, "now"),
+          ...(claim.stopReason === undefined ? {} : { stop_reason: claim.stopReason }),
+        })
+        .where("run_id", "=", runId)
+        .where("status", "in", ACTIVE_RUN_STATUSES)
+        .where("queued", "=", false)
+        .where((eb) =>
+          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
+        )
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  listInflightWithExpiredLease(options: {
+    before: string;
+    now: string;
+    graceSeconds: number;
+  }): Promise<RunRow[]> {
+    return this.wrap("list runs with expired leases", async () => {
+      const cutoff = secondsBefore(options.now, options.graceSeconds);
+      const records = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("status", "in", ACTIVE_RUN_STATUSES)
+        .where("queued", "=", false)
+        .where("created_at", "<=", toDbTimestamp(options.before, "before"))
+        .where((eb) =>
+          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
+        )
+        .orderBy("created_at")
+        .orderBy("run_id")
+        .execute();
+      return records.map(runRowFromDb);
+    });
+  }
+
+  updateRunCompletion(
+    runId: string,
+    status: RunStatus,
+    completion: Partial<RunCompletionData> & StatusUpdate,
+  ): Promise<boolean> {
+    return this.wrap("record a run's completion", async () => {
+      const { error, stopReason, ...data } = completion;
+      const sources: RunStatus[] = [...ACTIVE_RUN_STATUSES, status];
+      if (status === "error") sources.push("interrupted");
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          ...completionToDb(data),
+          ...statusColumns(status, { error, stopReason }, this.now()),
+        })
+        .where("run_id", "=", runId)
+        .where("status", "in", sources)
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  updateRunProgress(runId: string, progress: Partial<RunCompletionData>): Promise<void> {
+    return this.wrap("record a run's progress", async () => {
+      await this.db
+        .updateTable("runs")
+        .set({ ...completionToDb(progress), updated_at: this.now() })
+        .where("run_id", "=", runId)
+        .where("status", "=", "running")
+        .execute();
+    });
+  }
+
+  updateModelName(runId: string, modelName: string): Promise<void> {
+    return this.wrap("record a run's model", async () => {
+      await this.db
+        .updateTable("runs")
+        .set({ model_name: truncateModelName(modelName), updated_at: this.now() })
+        .where("run_id", "=", runId)
+        .execute();
+    });
+  }
+
+  updateEvidenceSeal(runId: string, seal: EvidenceSeal): Promise<boolean> {
+    return this.wrap("seal a run's evidence", async () => {
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          evidence_seal_state: seal.state,
+          evidence_seal_error: seal.error ?? null,
+          evidence_upper_seq: seal.upperSeq ?? null,
+          evidence_event_count: seal.eventCount ?? null,
+          updated_at: this.now(),
+        })
+        .where("run_id", "=", runId)
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  async promoteNextQueued(threadId: string): Promise<RunRow | null> {
+    try {
+      return await this.database.transaction(async (trx) => {
+        await lockThreadAdmission(trx, this.database.dialect, threadId);
+        const holder = await trx
+          .selectFrom("runs")
+          .select("run_id")
+          .where("thread_id", "=", threadId)
+          .where("status", "in", ACTIVE_RUN_STATUSES)
+          .where("queued", "=", false)
+          .executeTakeFirst();
+        if (holder !== undefined) return null;
+        const next = await trx
+          .selectFrom("runs")
+          .select("run_id")
+          .where("thread_id", "=", threadId)
+          .where("status", "=", "pending")
+          .where("queued", "=", true)
+          .orderBy("created_at")
+          .orderBy("run_id")
+          .limit(1)
+          .executeTakeFirst();
+        if (next === undefined) return null;
+        const promoted = await trx
+          .updateTable("runs")
+          .set({ queued: false, updated_at: this.now() })
+          .where("run_id", "=", next.run_id)
+          .where("status", "=", "pending")
+          .where("queued", "=", true)
+          .returningAll()
+          .executeTakeFirst();
+        return promoted === undefined ? null : runRowFromDb(promoted);
+      });
+    } catch (error) {
+      // The partial unique index refused: another row took the thread's slot first.
+      if (isUniqueViolation(error)) return null;
+      throw toStoreError(error, "promote a queued run");
+    }
+  }
+
+  delete(runId: string, scope: OwnerScope = {}): Promise<boolean> {
+    return this.wrap("delete a run", async () => {
+      const result = await this.db
+        .deleteFrom("runs")
+        .where("run_id", "=", runId)
+        .$if(scope.userId != null, (qb) => qb.where("user_id", "=", scope.userId ?? null))
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  deleteByThread(threadId: string, scope: OwnerScope = {}): Promise<number> {
+    return this.wrap("delete a thread's runs", async () => {
+      const result = await this.db
+        .deleteFrom("runs")
+        .where("thread_id", "=", threadId)
+        .$if(scope.userId != null, (qb) => qb.where("user_id", "=", scope.userId ?? null))
+        .executeTakeFirst();
+      return changed(result);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.options.ownsDatabase === true) await this.database.close();
+  }
+
+  private async cancelActionOf(runId: string): Promise<CancelAction | null> {
+    const record = await this.db
+      .selectFrom("runs")
+      .select("cancel_action")
+      .where("run_id", "=", runId)
+      .executeTakeFirst();
+    return isCancelAction(record?.cancel_action) ? record.cancel_action : null;
+  }
+}

@@ -1,0 +1,34 @@
+/** The shared store contracts against the SQL adapters on SQLite (a temp file per test file). */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
+import { SqlRunStore } from "../../src/stores/sql/sql-run-store.js";
+import { describeRunStore } from "../conformance/run-store.js";
+
+let dir = "";
+let database: SqlDatabase | null = null;
+
+function opened(): SqlDatabase {
+  if (database === null) throw new Error("the SQLite test database is not open");
+  return database;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "fawn-sql-sqlite-"));
+  database = await openSqlDatabase(`sqlite:${join(dir, "fawn.db")}`);
+});
+
+afterAll(async () => {
+  await database?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+// Stores share the file's database; closing one must not close it for the next test.
+const keepOpen = async (): Promise<void> => undefined;
+
+describeRunStore("sql (sqlite)", async () => ({
+  store: new SqlRunStore(opened()),
+  cleanup: keepOpen,
+}));
