@@ -1,0 +1,174 @@
+import { z } from "zod";
+
+/**
+ * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
+ * in the file, in docs and in code). Known sections are strict: an unknown key there is reported
+ * as a warning by the loader. Model entries are loose because providers take extra kwargs.
+ */
+
+const opaqueSection = z.record(z.string(), z.unknown());
+
+export const modelConfigSchema = z.looseObject({
+  /** Unique id used in requests; the first entry is the default model. */
+  name: z.string().min(1),
+  display_name: z.string().optional(),
+  description: z.string().optional(),
+  /** Provider: a Fawn factory name or a reference class path such as `langchain_openai:ChatOpenAI`. */
+  use: z.string().min(1),
+  /** The provider's model id. */
+  model: z.string().min(1),
+  api_key: z.string().optional(),
+  base_url: z.string().optional(),
+  api_base: z.string().optional(),
+  max_tokens: z.number().int().positive().optional(),
+  temperature: z.number().min(0).optional(),
+  timeout: z.number().positive().optional(),
+  request_timeout: z.number().positive().optional(),
+  max_retries: z.number().int().min(0).optional(),
+  /** Shown in the UI only; never sent to the provider. */
+  context_window: z.number().int().positive().optional(),
+  supports_thinking: z.boolean().default(false),
+  supports_reasoning_effort: z.boolean().default(false),
+  supports_vision: z.boolean().default(false),
+  when_thinking_enabled: opaqueSection.optional(),
+  when_thinking_disabled: opaqueSection.optional(),
+  thinking: opaqueSection.optional(),
+  pricing: opaqueSection.optional(),
+});
+
+export const SANDBOX_KINDS = ["auto", "local", "bwrap", "container"] as const;
+export type SandboxKind = (typeof SANDBOX_KINDS)[number];
+
+/** Reference provider class paths, so a reference config.yaml selects the matching Fawn sandbox. */
+const REFERENCE_SANDBOX_CLASSES: Record<string, SandboxKind> = {
+  "deerflow.sandbox.local:LocalSandboxProvider": "local",
+  "deerflow.community.aio_sandbox:AioSandboxProvider": "container",
+};
+
+const sandboxKind = z.preprocess(
+  (value) => (typeof value === "string" ? (REFERENCE_SANDBOX_CLASSES[value] ?? value) : value),
+  z.enum(SANDBOX_KINDS),
+);
+
+export const sandboxConfigSchema = z.strictObject({
+  /** `auto`: bubblewrap where it works, else the local provider (host bash off unless allowed). */
+  use: sandboxKind.default("auto"),
+  allow_host_bash: z.boolean().default(false),
+  mounts: z
+    .array(
+      z.strictObject({
+        host_path: z.string().min(1),
+        container_path: z.string().startsWith("/"),
+        read_only: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+  bash_output_max_chars: z.number().int().positive().default(20_000),
+  read_file_output_max_chars: z.number().int().positive().default(50_000),
+  ls_output_max_chars: z.number().int().positive().default(20_000),
+  bash_command_timeout: z.number().positive().default(600),
+  // Container provider settings; ignored by the other providers.
+  image: z.string().optional(),
+  port: z.number().int().min(1).max(65_535).optional(),
+  container_prefix: z.string().optional(),
+  idle_timeout: z.number().min(0).optional(),
+  replicas: z.number().int().min(0).optional(),
+  environment: z.record(z.string(), z.string()).optional(),
+  ownership: opaqueSection.optional(),
+});
+
+export const AUTH_MODES = ["disabled", "local"] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/**
+ * Reference sections Fawn accepts untyped, so a reference config.yaml loads without a wall of
+ * warnings; each gets a real schema when the feature that reads it lands.
+ */
+const referenceSections = {
+  tool_search: opaqueSection.optional(),
+  tool_output: opaqueSection.optional(),
+  loop_detection: opaqueSection.optional(),
+  token_usage: opaqueSection.optional(),
+  token_budget: opaqueSection.optional(),
+  read_before_write: opaqueSection.optional(),
+  safety_finish_reason: opaqueSection.optional(),
+  uploads: opaqueSection.optional(),
+  skills: opaqueSection.optional(),
+  title: opaqueSection.optional(),
+  summarization: opaqueSection.optional(),
+  memory: opaqueSection.optional(),
+  subagents: opaqueSection.optional(),
+  guardrails: opaqueSection.optional(),
+  authorization: opaqueSection.optional(),
+  acp_agents: opaqueSection.optional(),
+  skill_evolution: opaqueSection.optional(),
+};
+
+export const fawnConfigSchema = z
+  .strictObject({
+    config_version: z.number().int().optional(),
+    log_level: z.string().default("info"),
+    max_recursion_limit: z.number().int().positive().optional(),
+    models: z.array(modelConfigSchema).default([]),
+    tool_groups: z.array(z.looseObject({ name: z.string().min(1) })).default([]),
+    tools: z
+      .array(
+        z.looseObject({
+          name: z.string().min(1),
+          group: z.string().optional(),
+          use: z.string().min(1),
+        }),
+      )
+      .default([]),
+    sandbox: sandboxConfigSchema.prefault({}),
+    database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
+    stream_bridge: z
+      .strictObject({
+        /** Set ⇒ the Redis bridge (cross-process); unset ⇒ the in-memory bridge. */
+        redis_url: z.string().min(1).optional(),
+        queue_maxsize: z.number().int().min(1).default(256),
+        stream_ttl_seconds: z.number().int().min(0).default(86_400),
+      })
+      .prefault({}),
+    runtime: z
+      .strictObject({
+        lease_seconds: z.number().min(5).default(30),
+        grace_seconds: z.number().min(0).default(10),
+        heartbeat_enabled: z.boolean().default(false),
+        shutdown_timeout_seconds: z.number().min(0).default(5),
+      })
+      .prefault({}),
+    server: z
+      .strictObject({
+        port: z.number().int().min(1).max(65_535).default(2026),
+        // Loopback by default: auth is off by default, so the port must not face the network.
+        host: z.string().min(1).default("127.0.0.1"),
+      })
+      .prefault({}),
+    auth: z.strictObject({ mode: z.enum(AUTH_MODES).default("disabled") }).prefault({}),
+    ...referenceSections,
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    config.models.forEach((model, index) => {
+      if (seen.has(model.name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "name"],
+          message: `duplicate model name "${model.name}"; model names must be unique`,
+        });
+      }
+      seen.add(model.name);
+    });
+  });
+
+export type ModelConfig = z.output<typeof modelConfigSchema>;
+export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
+type ParsedConfig = z.output<typeof fawnConfigSchema>;
+
+/** The validated configuration, with environment overrides applied and derived values filled in. */
+export type FawnConfig = Omit<ParsedConfig, "database"> & {
+  /** Absolute FAWN_HOME. */
+  home: string;
+  database: { url: string };
+};
