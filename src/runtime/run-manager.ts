@@ -287,6 +287,24 @@ export class RunManager {
     return record;
   }
 
+  /** Make the thread's oldest queued run its active run, if the thread is free. */
+  async promoteNextQueued(threadId: string): Promise<RunRecord | null> {
+    if (this.store) {
+      const row = await this.store.promoteNextQueued(threadId);
+      return row ? this.markPromoted(row) : null;
+    }
+    return this.mutex.runExclusive(async () => {
+      const inflight = this.localInflight(threadId);
+      if (inflight.some((r) => !r.queued && (r.isActive() || r.finalizing))) return null;
+      const next = inflight
+        .filter((r) => r.queued && r.status === "pending")
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
+      if (!next) return null;
+      next.queued = false;
+      return next;
+    });
+  }
+
   async failStartIfPending(runId: string, error: string): Promise<void> {
     const record = this.records.get(runId);
     if (!record || record.status !== "pending") return;

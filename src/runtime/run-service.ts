@@ -1,0 +1,87 @@
+import type { Task } from "../core/async/task.js";
+import { describeError } from "../core/errors.js";
+import type { AdmitOptions, RunManager } from "./run-manager.js";
+import type { RunRecord } from "./run-record.js";
+import type { StreamBridge } from "./stream-bridge.js";
+import { startRunWorker } from "./worker/run-agent.js";
+import type { AgentFactory, GraphStreamMode, RunContext } from "./worker/run-context.js";
+
+/** What a run executes, kept in the run's durable `kwargs` so a queued run can start later. */
+export interface RunInvocation {
+  input: unknown;
+  config?: Record<string, unknown>;
+  stream_mode?: GraphStreamMode[];
+  stream_subgraphs?: boolean;
+  interrupt_before?: string[] | "*";
+  interrupt_after?: string[] | "*";
+}
+
+export interface SubmitRunRequest extends Omit<AdmitOptions, "kwargs"> {
+  threadId: string;
+  invocation: RunInvocation;
+}
+
+export interface RunServiceOptions {
+  manager: RunManager;
+  bridge: StreamBridge;
+  ctx: RunContext;
+  agentFactory: AgentFactory;
+}
+
+/**
+ * Admits runs and launches their workers; when a run finishes, starts the thread's next queued
+ * (`enqueue`) run. The one place that turns an admitted record into a running worker.
+ */
+export class RunService {
+  readonly manager: RunManager;
+  readonly bridge: StreamBridge;
+  private readonly ctx: RunContext;
+  private readonly agentFactory: AgentFactory;
+
+  constructor(options: RunServiceOptions) {
+    this.manager = options.manager;
+    this.bridge = options.bridge;
+    this.ctx = options.ctx;
+    this.agentFactory = options.agentFactory;
+  }
+
+  async submit(request: SubmitRunRequest): Promise<RunRecord> {
+    const { threadId, invocation, ...admit } = request;
+    const record = await this.manager.createOrReject(threadId, {
+      ...admit,
+      kwargs: invocation as unknown as Record<string, unknown>,
+    });
+    if (!record.idempotencyReused && !record.queued && !record.storeOnly) this.launch(record);
+    return record;
+  }
+
+  /** Start the worker of an admitted, non-queued record. */
+  launch(record: RunRecord): Task<void> {
+    const invocation = record.kwargs as unknown as RunInvocation;
+    const request = {
+      ctx: this.ctx,
+      agentFactory: this.agentFactory,
+      graphInput: invocation.input ?? null,
+      config: invocation.config ?? {},
+      streamModes: invocation.stream_mode ?? ["values"],
+      streamSubgraphs: invocation.stream_subgraphs ?? false,
+      ...(invocation.interrupt_before ? { interruptBefore: invocation.interrupt_before } : {}),
+      ...(invocation.interrupt_after ? { interruptAfter: invocation.interrupt_after } : {}),
+    };
+    const task = startRunWorker(this.bridge, this.manager, record, request);
+    void task.settled().then(() => this.startNextQueued(record.threadId));
+    return task;
+  }
+
+  private async startNextQueued(threadId: string): Promise<void> {
+    try {
+      const next = await this.manager.promoteNextQueued(threadId);
+      if (next && !next.taskIsLive()) this.launch(next);
+    } catch (error) {
+      this.manager.logger.error(
+        { threadId, error: describeError(error) },
+        "could not start the next queued run",
+      );
+    }
+  }
+}
