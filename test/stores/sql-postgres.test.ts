@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe } from "vitest";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
+import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 import { SqlRunStore } from "../../src/stores/sql/sql-run-store.js";
+import { describeRunEventStore } from "../conformance/run-event-store.js";
 import { describeRunStore } from "../conformance/run-store.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 
@@ -31,6 +33,11 @@ describe.skipIf(testDatabase === null)("SQL stores on PostgreSQL", () => {
 
   describeRunStore("sql (postgres)", async () => ({
     store: new SqlRunStore(opened()),
+    cleanup: keepOpen,
+  }));
+
+  describeRunEventStore("sql (postgres)", async () => ({
+    store: new SqlRunEventStore(opened()),
     cleanup: keepOpen,
   }));
 });

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
+import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 import { SqlRunStore } from "../../src/stores/sql/sql-run-store.js";
+import { describeRunEventStore } from "../conformance/run-event-store.js";
 import { describeRunStore } from "../conformance/run-store.js";
 
 let dir = "";
@@ -30,5 +32,10 @@ const keepOpen = async (): Promise<void> => undefined;
 
 describeRunStore("sql (sqlite)", async () => ({
   store: new SqlRunStore(opened()),
+  cleanup: keepOpen,
+}));
+
+describeRunEventStore("sql (sqlite)", async () => ({
+  store: new SqlRunEventStore(opened()),
   cleanup: keepOpen,
 }));
