@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe } from "vitest";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
 import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 import { SqlRunStore } from "../../src/stores/sql/sql-run-store.js";
+import { SqlThreadStore } from "../../src/stores/sql/sql-thread-store.js";
 import { describeRunEventStore } from "../conformance/run-event-store.js";
 import { describeRunStore } from "../conformance/run-store.js";
+import { describeThreadStore } from "../conformance/thread-store.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 
 const testDatabase = await createPostgresTestDatabase("sql_conformance");
@@ -38,6 +40,11 @@ describe.skipIf(testDatabase === null)("SQL stores on PostgreSQL", () => {
 
   describeRunEventStore("sql (postgres)", async () => ({
     store: new SqlRunEventStore(opened()),
+    cleanup: keepOpen,
+  }));
+
+  describeThreadStore("sql (postgres)", async () => ({
+    store: new SqlThreadStore(opened()),
     cleanup: keepOpen,
   }));
 });

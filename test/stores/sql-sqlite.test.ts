@@ -6,8 +6,10 @@ import { afterAll, beforeAll } from "vitest";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
 import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 import { SqlRunStore } from "../../src/stores/sql/sql-run-store.js";
+import { SqlThreadStore } from "../../src/stores/sql/sql-thread-store.js";
 import { describeRunEventStore } from "../conformance/run-event-store.js";
 import { describeRunStore } from "../conformance/run-store.js";
+import { describeThreadStore } from "../conformance/thread-store.js";
 
 let dir = "";
 let database: SqlDatabase | null = null;
@@ -37,5 +39,10 @@ describeRunStore("sql (sqlite)", async () => ({
 
 describeRunEventStore("sql (sqlite)", async () => ({
   store: new SqlRunEventStore(opened()),
+  cleanup: keepOpen,
+}));
+
+describeThreadStore("sql (sqlite)", async () => ({
+  store: new SqlThreadStore(opened()),
   cleanup: keepOpen,
 }));

@@ -1,0 +1,43 @@
+import type { Clock } from "../../core/clock.js";
+import type { FawnStores } from "../../runtime/stores.js";
+import { type OpenSqlDatabaseOptions, openSqlDatabase, type SqlDatabase } from "./database.js";
+import { SqlRunEventStore } from "./sql-run-event-store.js";
+import { SqlRunStore } from "./sql-run-store.js";
+import { SqlThreadStore } from "./sql-thread-store.js";
+
+export interface SqlStoresOptions extends OpenSqlDatabaseOptions {
+  clock?: Clock;
+}
+
+export interface SqlStores extends FawnStores {
+  runs: SqlRunStore;
+  events: SqlRunEventStore;
+  threads: SqlThreadStore;
+  /** The shared database, e.g. for a recovery guard that reads runs inside an event write. */
+  database: SqlDatabase;
+}
+
+/** Stores over an already opened database; `close()` closes that database. */
+export function createSqlStores(database: SqlDatabase, options: { clock?: Clock } = {}): SqlStores {
+  // The individual stores do not own the database: closing one must not break the others.
+  const storeOptions = { clock: options.clock, ownsDatabase: false };
+  return {
+    runs: new SqlRunStore(database, storeOptions),
+    events: new SqlRunEventStore(database, storeOptions),
+    threads: new SqlThreadStore(database, storeOptions),
+    database,
+    close: () => database.close(),
+  };
+}
+
+/**
+ * Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…`, migrates it, and returns the run,
+ * event and thread stores sharing that one database (one worker connection or one pool).
+ */
+export async function openSqlStores(
+  url: string,
+  options: SqlStoresOptions = {},
+): Promise<SqlStores> {
+  const { clock, ...databaseOptions } = options;
+  return createSqlStores(await openSqlDatabase(url, databaseOptions), { clock });
+}
