@@ -103,6 +103,15 @@ describe("JsonlRunEventStore", () => {
     await expect(store.deleteByThread("a/b")).rejects.toBeInstanceOf(ValidationError);
   });
 
+  it("content JSON cannot hold is a ValidationError and writes nothing", async () => {
+    const dir = await freshDir();
+    const store = new JsonlRunEventStore(dir);
+    const [threadId, runId] = [newId(), newId()];
+    const batch = [event(threadId, runId), { ...event(threadId, runId), content: { n: 1n } }];
+    await expect(store.putBatch(batch)).rejects.toBeInstanceOf(ValidationError);
+    expect(await store.listEvents(threadId, runId)).toEqual([]);
+  });
+
   it("a failed batch leaves no partial file and no used seqs", async () => {
     const dir = await freshDir();
     const store = new JsonlRunEventStore(dir);

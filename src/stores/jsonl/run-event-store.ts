@@ -31,6 +31,7 @@ import {
   receiptOf,
   runExclusiveAll,
   toRunEvent,
+  unstorable,
   validateNewEvent,
   windowMessages,
 } from "../memory/run-event-store.js";
@@ -192,7 +193,7 @@ export class JsonlRunEventStore implements RunEventStore {
       const seq = (next.get(event.thread_id) ?? 0) + 1;
       next.set(event.thread_id, seq);
       // Serializing before the first write means an unserializable value writes nothing.
-      const line = JSON.stringify(toRunEvent(event, seq, now));
+      const line = serialize(event, toRunEvent(event, seq, now));
       const stored: RunEvent = JSON.parse(line);
       return { file: this.runFile(event.thread_id, event.run_id), line, event: stored };
     });
@@ -326,6 +327,14 @@ async function replaceFile(file: string, text: string): Promise<void> {
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+function serialize(input: NewRunEvent, event: RunEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    throw unstorable(input, error);
   }
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../core/errors.js";
 import type { NewRunEvent, RunEvent } from "../../runtime/run-event-store.js";
 import { MemoryRunEventStore } from "./run-event-store.js";
 
@@ -37,7 +38,7 @@ describe("MemoryRunEventStore", () => {
   it("a batch holding a value it cannot copy writes nothing", async () => {
     const store = new MemoryRunEventStore();
     const batch = [event("t1"), event("t2", { content: { callback: () => 1 } })];
-    await expect(store.putBatch(batch)).rejects.toThrow();
+    await expect(store.putBatch(batch)).rejects.toBeInstanceOf(ValidationError);
     expect(await store.listEvents("t1", "r1")).toEqual([]);
   });
 

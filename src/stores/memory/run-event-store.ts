@@ -56,6 +56,14 @@ function checkLength(field: string, value: unknown, max: number): void {
   }
 }
 
+/** Content or metadata no store can keep (a function, a BigInt for JSON) is bad input. */
+export function unstorable(event: NewRunEvent, cause: unknown): ValidationError {
+  return new ValidationError(
+    `Event ${event.event_type} has content or metadata that cannot be stored; use JSON values.`,
+    { cause },
+  );
+}
+
 /** The stored envelope of a new event, stamped with its seq. */
 export function toRunEvent(event: NewRunEvent, seq: number, now: string): RunEvent {
   return {
@@ -223,7 +231,11 @@ export class MemoryRunEventStore implements RunEventStore {
 
   /** A private copy of the event, stamped later with its seq; the caller keeps its object. */
   private prepare(event: NewRunEvent): RunEvent {
-    return structuredClone(toRunEvent(event, 0, isoNow(this.clock)));
+    try {
+      return structuredClone(toRunEvent(event, 0, isoNow(this.clock)));
+    } catch (error) {
+      throw unstorable(event, error);
+    }
   }
 
   /** Synchronous from seq assignment to insert: callers hold the thread's lock. */
