@@ -39,6 +39,12 @@ async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promis
   }
 }
 
+/** CI systems set CI=true (or 1); treat an explicit false/0 as a local run. */
+function inCi(): boolean {
+  const value = process.env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== "" && value !== "false" && value !== "0";
+}
+
 function warnSkipped(reason: string): void {
   const line = "!".repeat(78);
   console.warn(

@@ -90,7 +90,12 @@ async function openKysely(
     return { dialect: "sqlite", db: new Kysely<FawnTables>({ dialect }) };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      // Fail instead of hanging forever when the server is unreachable.
+      connectionTimeoutMillis: 10_000,
+    });
     // An idle client can lose its server connection; without a listener that 'error' event
     // would crash the process. The pool drops the client and the next query reconnects.
     pool.on("error", () => undefined);
