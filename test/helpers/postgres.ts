@@ -70,8 +70,7 @@ export async function createPostgresTestDatabase(
     await withAdminClient((client) => client.query(`create database "${name}"`));
   } catch (error) {
     const reason = `cannot reach ${testPostgresUrl()} (${error instanceof Error ? error.message : String(error)})`;
-    if (process.env.CI)
-      throw new Error(`PostgreSQL is required in CI: ${reason}`, { cause: error });
+    if (inCi()) throw new Error(`PostgreSQL is required in CI: ${reason}`, { cause: error });
     warnSkipped(reason);
     return null;
   }
