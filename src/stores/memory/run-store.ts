@@ -80,14 +80,14 @@ export class MemoryRunStore implements RunStore {
         toInterrupt = slotHolders;
         break;
     }
-    // All checks passed: from here on nothing throws, so the admission is all-or-nothing.
-    for (const row of toInterrupt) {
-      row.status = "interrupted";
-      row.error = CANCELLED_BY_NEWER_RUN;
-      row.owner_worker_id = options.workerId;
-      row.updated_at = options.now;
-    }
+    // Built (and its metadata copied, which can throw) before any row changes: all-or-nothing.
     const row = newRow(input, options, queued);
+    for (const active of toInterrupt) {
+      active.status = "interrupted";
+      active.error = CANCELLED_BY_NEWER_RUN;
+      active.owner_worker_id = options.workerId;
+      active.updated_at = options.now;
+    }
     this.insert(row);
     return { kind: "admitted", row: copyRow(row), interrupted: toInterrupt.map(copyRow) };
   }
