@@ -130,7 +130,7 @@ async function collect(runId: string): Promise<StreamItem[]> {
 
 async function finish(record: RunRecord): Promise<void> {
   await within(
-    record.task?.settled() ?? Promise.resolve(),
+    record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
     10_000,
     `run ${record.runId} did not finish`,
   );

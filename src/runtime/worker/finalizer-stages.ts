@@ -1,3 +1,4 @@
+import { sleep } from "../../core/async/deadline.js";
 import { raceCancellation } from "../../core/async/task.js";
 import { describeError, isCancelledError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
@@ -116,7 +117,10 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
     const { bridge, record, ctx } = f;
     const delayMs = ctx.streamRetentionMs ?? 60_000;
     const spawn = ctx.spawnHousekeeping ?? defaultSpawn(f.logger);
-    spawn(`stream-cleanup-${record.runId}`, () => bridge.cleanup(record.runId, { delayMs }));
+    spawn(`stream-cleanup-${record.runId}`, async (signal) => {
+      await sleep(delayMs, signal);
+      await bridge.cleanup(record.runId);
+    });
   },
 };
 
@@ -133,9 +137,11 @@ export async function runFinalization(f: Finalization): Promise<void> {
   }
 }
 
-function defaultSpawn(logger: Logger): (name: string, work: () => Promise<void>) => void {
+function defaultSpawn(
+  logger: Logger,
+): (name: string, work: (signal: AbortSignal) => Promise<void>) => void {
   return (name, work) => {
-    work().catch((error: unknown) =>
+    work(new AbortController().signal).catch((error: unknown) =>
       logger.warn({ task: name, error: describeError(error) }, "housekeeping failed"),
     );
   };

@@ -18,8 +18,11 @@ export interface RunContext {
   onRunCompleted?: ((record: RunRecord, options: { signal: AbortSignal }) => Promise<void>) | null;
   /** Builds the run's journal (tests substitute a subclass to inject faults). */
   createJournal?: (options: RunJournalOptions) => RunJournal;
-  /** Starts post-END housekeeping detached from the run (tests track these). */
-  spawnHousekeeping?: (name: string, work: () => Promise<void>) => void;
+  /**
+   * Starts post-END housekeeping detached from the run (tests track these). The work stops early
+   * when its signal aborts.
+   */
+  spawnHousekeeping?: (name: string, work: (signal: AbortSignal) => Promise<void>) => void;
   /** Test-visible hook called before each finalizer stage runs. */
   beforeStage?: (stage: FinalizerStage, record: RunRecord) => Promise<void> | void;
   /** How long the live stream stays replayable after END (default 60 s). */
