@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDeadline } from "../../src/core/async/deadline.js";
-import { ConfigError, ConflictError, StoreError } from "../../src/core/errors.js";
+import { ConfigError, ConflictError, StoreError, ValidationError } from "../../src/core/errors.js";
 import { emptyTokenTotals, type RunRow } from "../../src/runtime/run-types.js";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
 import { runRowToDb } from "../../src/stores/sql/run-row-codec.js";
@@ -113,6 +113,31 @@ function describeEngineBasics(engine: string, open: () => Promise<SqlDatabase>):
       } finally {
         await again.close();
       }
+    });
+
+    it("event content containing NUL characters round-trips", async () => {
+      const events = new SqlRunEventStore(database);
+      const [threadId, runId] = [newId(), newId()];
+      const content = "binary\u0000output\u0000";
+      const written = await events.put({
+        thread_id: threadId,
+        run_id: runId,
+        event_type: "llm.tool.result",
+        category: "message",
+        content,
+        metadata: { caller: "tool" },
+      });
+      expect(written.content).toBe(content);
+      const [listed] = await events.listEvents(threadId, runId);
+      expect(listed?.content).toBe(content);
+      expect(listed?.metadata).toEqual({ caller: "tool" });
+    });
+
+    it("put of a second active row onto a thread is a ConflictError", async () => {
+      const stores = createSqlStores(database);
+      const threadId = newId();
+      await stores.runs.put(runRow(threadId, { status: "running" }));
+      await expect(stores.runs.put(runRow(threadId))).rejects.toBeInstanceOf(ConflictError);
     });
 
     it("a putIfAbsent guard reading the run row joins the event transaction", async () => {
@@ -298,6 +323,18 @@ describe.skipIf(postgres === null)("PostgreSQL", () => {
       expect(rows.filter((row) => row?.queued === true)).toHaveLength(9);
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it("a NUL inside JSON metadata is a ValidationError, not an unavailable store", async () => {
+    const database = await openSqlDatabase(url);
+    try {
+      const threads = createSqlStores(database).threads;
+      await expect(
+        threads.create({ thread_id: newId(), metadata: { x: "a\u0000b" }, created_at: at(0) }),
+      ).rejects.toBeInstanceOf(ValidationError);
+    } finally {
+      await database.close();
     }
   });
 

@@ -36,13 +36,21 @@ export interface OpenSqlDatabaseOptions {
   poolSize?: number;
   /** SQLite busy_timeout in ms (default 30000). */
   busyTimeoutMs?: number;
+  /** PostgreSQL statement_timeout in ms (default 30000), so no call waits on the server forever. */
+  statementTimeoutMs?: number;
 }
 
 /** Key class for session advisory locks taken by Fawn (two-int form, separate from event locks). */
 export const ADVISORY_CLASS_MIGRATIONS = 0x46_41_57_01;
 
+/** The transaction of an async context; `open` turns false when it ends. */
+interface TransactionScope {
+  trx: SqlExecutor;
+  open: boolean;
+}
+
 class KyselySqlDatabase implements SqlDatabase {
-  private readonly scope = new AsyncLocalStorage<SqlExecutor>();
+  private readonly scope = new AsyncLocalStorage<TransactionScope>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -50,14 +58,27 @@ class KyselySqlDatabase implements SqlDatabase {
     readonly db: Kysely<FawnTables>,
   ) {}
 
+  /** Async work started inside a transaction may outlive it; it then falls back to the root. */
+  private current(): TransactionScope | undefined {
+    const scope = this.scope.getStore();
+    return scope?.open === true ? scope : undefined;
+  }
+
   executor(): SqlExecutor {
-    return this.scope.getStore() ?? this.db;
+    return this.current()?.trx ?? this.db;
   }
 
   transaction<T>(fn: (trx: SqlExecutor) => Promise<T>): Promise<T> {
-    const outer = this.scope.getStore();
-    if (outer !== undefined) return fn(outer);
-    return this.db.transaction().execute((trx) => this.scope.run(trx, () => fn(trx)));
+    const outer = this.current();
+    if (outer !== undefined) return fn(outer.trx);
+    return this.db.transaction().execute(async (trx) => {
+      const scope: TransactionScope = { trx, open: true };
+      try {
+        return await this.scope.run(scope, () => fn(trx));
+      } finally {
+        scope.open = false;
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -95,6 +116,7 @@ async function openKysely(
       max: options.poolSize ?? 10,
       // Fail instead of hanging forever when the server is unreachable.
       connectionTimeoutMillis: 10_000,
+      statement_timeout: options.statementTimeoutMs ?? 30_000,
     });
     // An idle client can lose its server connection; without a listener that 'error' event
     // would crash the process. The pool drops the client and the next query reconnects.

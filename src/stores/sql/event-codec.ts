@@ -51,15 +51,16 @@ function encodeJson(value: unknown): string {
 }
 
 /**
- * Strings are stored as they are; any other value as JSON text with `content_is_json: true` in
- * the stored metadata, so it reads back as the same JSON value. The envelope returned to the
+ * Strings are stored as they are (unless they contain NUL); any other value as JSON text with
+ * `content_is_json: true` in the stored metadata, so it reads back as the same JSON value. The envelope returned to the
  * writer is what a later read returns (the JSON round trip drops e.g. `undefined` fields).
  */
 export function prepareEvent(event: NewRunEvent, now: string): PreparedEvent {
   validateNewEvent(event);
   const raw = event.content === undefined ? "" : event.content;
   const metadata = event.metadata ?? {};
-  const isJson = typeof raw !== "string";
+  // PostgreSQL text cannot hold NUL; JSON text escapes it, so such strings travel JSON-encoded.
+  const isJson = typeof raw !== "string" || raw.includes("\u0000");
   const content = isJson ? encodeJson(raw) : raw;
   const storedMetadata = isJson ? { ...metadata, [CONTENT_IS_JSON]: true } : metadata;
   const createdAt = toDbTimestamp(event.created_at ?? now, "created_at");

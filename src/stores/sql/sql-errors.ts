@@ -1,4 +1,4 @@
-import { isFawnError, StoreError } from "../../core/errors.js";
+import { isFawnError, StoreError, ValidationError } from "../../core/errors.js";
 
 const MAX_CAUSE_DEPTH = 8;
 
@@ -59,9 +59,30 @@ export function isSqliteBusy(error: unknown): boolean {
   return false;
 }
 
-/** Fawn errors pass through; driver errors become a StoreError that keeps the original as cause. */
+/**
+ * PostgreSQL refusing a character (NUL in text or jsonb: 22P05 untranslatable_character, 22021
+ * character_not_in_repertoire). That is bad input, not an unavailable store.
+ */
+function isUnstorableCharacter(error: unknown): boolean {
+  for (const node of causeChain(error)) {
+    const code = codeOf(node);
+    if (code === "22P05" || code === "22021") return true;
+  }
+  return false;
+}
+
+/**
+ * Fawn errors pass through; unstorable characters become a ValidationError; any other driver
+ * error becomes a StoreError that keeps the original as cause.
+ */
 export function toStoreError(error: unknown, action: string): Error {
   if (isFawnError(error)) return error;
   const detail = error instanceof Error ? error.message : String(error);
+  if (isUnstorableCharacter(error)) {
+    return new ValidationError(
+      `Cannot ${action}: a value contains a character the database cannot store (${detail}).`,
+      { cause: error },
+    );
+  }
   return new StoreError(`SQL store could not ${action}: ${detail}`, { cause: error });
 }

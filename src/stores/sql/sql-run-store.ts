@@ -1,5 +1,5 @@
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
-import { ValidationError } from "../../core/errors.js";
+import { ConflictError, ValidationError } from "../../core/errors.js";
 import type {
   AdmissionOptions,
   AdmissionResult,
@@ -24,7 +24,13 @@ import {
 import { lockThreadAdmission } from "./advisory-locks.js";
 import { secondsBefore, toDbTimestamp } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
-import { completionToDb, runRowFromDb, runRowToDb, truncateModelName } from "./run-row-codec.js";
+import {
+  completionToDb,
+  type RunsInsert,
+  runRowFromDb,
+  runRowToDb,
+  truncateModelName,
+} from "./run-row-codec.js";
 import { isUniqueViolation, toStoreError } from "./sql-errors.js";
 import { admitThreadOperation } from "./sql-run-admission.js";
 
@@ -137,23 +143,35 @@ export class SqlRunStore implements RunStore {
   put(row: RunRow): Promise<void> {
     return this.wrap("store a run", async () => {
       const values = runRowToDb(row);
-      const { run_id: _runId, cancel_action: _action, cancel_requested_at: _at, ...rest } = values;
-      await this.db
-        .insertInto("runs")
-        .values(values)
-        .onConflict((oc) =>
-          oc.column("run_id").doUpdateSet((eb) => ({
-            ...rest,
-            // A snapshot taken before a cancel request must not erase that request.
-            cancel_action: eb.fn.coalesce("runs.cancel_action", "excluded.cancel_action"),
-            cancel_requested_at: eb.fn.coalesce(
-              "runs.cancel_requested_at",
-              "excluded.cancel_requested_at",
-            ),
-          })),
-        )
-        .execute();
+      try {
+        await this.upsert(values);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw new ConflictError(
+          `Run ${row.run_id} cannot be stored as ${row.status}: thread ${row.thread_id} already has another active run, or the idempotency key is taken.`,
+          { cause: error },
+        );
+      }
     });
+  }
+
+  private async upsert(values: RunsInsert): Promise<void> {
+    const { run_id: _runId, cancel_action: _action, cancel_requested_at: _at, ...rest } = values;
+    await this.db
+      .insertInto("runs")
+      .values(values)
+      .onConflict((oc) =>
+        oc.column("run_id").doUpdateSet((eb) => ({
+          ...rest,
+          // A snapshot taken before a cancel request must not erase that request.
+          cancel_action: eb.fn.coalesce("runs.cancel_action", "excluded.cancel_action"),
+          cancel_requested_at: eb.fn.coalesce(
+            "runs.cancel_requested_at",
+            "excluded.cancel_requested_at",
+          ),
+        })),
+      )
+      .execute();
   }
 
   updateStatus(
