@@ -110,7 +110,7 @@ describe("MemoryStreamBridge specifics", () => {
     const id = await bridge.publish("r", "values", {});
     // No fake time is advanced: only the publish can have resumed the subscriber.
     expect(await pending).toMatchObject({ value: { kind: "event", event: { id } } });
-    await iterator.return?.();
+    await iterator.return?.(undefined);
   });
 
   it("a late cleanup timer does not drop a stream created after the first cleanup", async () => {
