@@ -48,9 +48,12 @@ export async function publishFileAtomically(
     try {
       await handle.writeFile(data);
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (error) {
+      // Report the write failure, not a follow-on failure to close.
+      await handle.close().catch(() => undefined);
+      throw error;
     }
+    await handle.close();
     await ops.rename(tempPath, path);
   } catch (error) {
     await ops.unlink(tempPath).catch(() => undefined);
