@@ -1,48 +1,41 @@
 import { describe, expect, it } from "vitest";
+import { Latch } from "../../../test/helpers/latch.js";
 import { KeyedMutex } from "./keyed-mutex.js";
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
 
 describe("KeyedMutex", () => {
   it("serializes callers of the same key", async () => {
     const locks = new KeyedMutex<string>();
     const order: string[] = [];
-    const gate = deferred();
+    const gate = new Latch();
     const first = locks.runExclusive("t1", async () => {
-      await gate.promise;
+      await gate.wait();
       order.push("first");
     });
     const second = locks.runExclusive("t1", () => {
       order.push("second");
     });
     expect(locks.isLocked("t1")).toBe(true);
-    gate.resolve();
+    gate.set();
     await Promise.all([first, second]);
     expect(order).toEqual(["first", "second"]);
   });
 
   it("lets different keys run at the same time", async () => {
     const locks = new KeyedMutex<string>();
-    const gate = deferred();
-    const blocked = locks.runExclusive("t1", () => gate.promise);
+    const gate = new Latch();
+    const blocked = locks.runExclusive("t1", () => gate.wait());
     await expect(locks.runExclusive("t2", async () => "free")).resolves.toBe("free");
-    gate.resolve();
+    gate.set();
     await blocked;
   });
 
   it("removes an entry once nobody holds or waits for it", async () => {
     const locks = new KeyedMutex<string>();
-    const gate = deferred();
-    const first = locks.runExclusive("t1", () => gate.promise);
+    const gate = new Latch();
+    const first = locks.runExclusive("t1", () => gate.wait());
     const second = locks.runExclusive("t1", () => undefined);
     expect(locks.size).toBe(1);
-    gate.resolve();
+    gate.set();
     await Promise.all([first, second]);
     expect(locks.size).toBe(0);
     expect(locks.isLocked("t1")).toBe(false);
@@ -57,13 +50,13 @@ describe("KeyedMutex", () => {
     ).rejects.toThrow("x");
     expect(locks.size).toBe(0);
 
-    const gate = deferred();
-    const holder = locks.runExclusive("t1", () => gate.promise);
+    const gate = new Latch();
+    const holder = locks.runExclusive("t1", () => gate.wait());
     const controller = new AbortController();
     const waiter = locks.runExclusive("t1", () => undefined, { signal: controller.signal });
     controller.abort(new Error("gave up"));
     await expect(waiter).rejects.toThrow("gave up");
-    gate.resolve();
+    gate.set();
     await holder;
     expect(locks.size).toBe(0);
   });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { Latch } from "../../../test/helpers/latch.js";
 import { Mutex } from "./mutex.js";
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((res) => {
-    resolve = res;
-  });
-  return { promise, resolve };
-}
 
 describe("Mutex", () => {
   it("never lets two critical sections overlap", async () => {
@@ -28,14 +21,14 @@ describe("Mutex", () => {
   it("hands the lock over in arrival order", async () => {
     const mutex = new Mutex();
     const order: number[] = [];
-    const gate = deferred();
+    const gate = new Latch();
     const first = mutex.runExclusive(async () => {
-      await gate.promise;
+      await gate.wait();
       order.push(0);
     });
     const rest = [1, 2, 3].map((n) => mutex.runExclusive(() => order.push(n)));
     expect(mutex.pending).toBe(3);
-    gate.resolve();
+    gate.set();
     await Promise.all([first, ...rest]);
     expect(order).toEqual([0, 1, 2, 3]);
   });
@@ -54,8 +47,8 @@ describe("Mutex", () => {
 
   it("drops a waiter whose signal aborts, without giving it the lock", async () => {
     const mutex = new Mutex();
-    const gate = deferred();
-    const holder = mutex.runExclusive(() => gate.promise);
+    const gate = new Latch();
+    const holder = mutex.runExclusive(() => gate.wait());
     const controller = new AbortController();
     let ran = false;
     const waiter = mutex.runExclusive(
@@ -68,7 +61,7 @@ describe("Mutex", () => {
     controller.abort(reason);
     await expect(waiter).rejects.toBe(reason);
     expect(mutex.pending).toBe(0);
-    gate.resolve();
+    gate.set();
     await holder;
     expect(ran).toBe(false);
     expect(mutex.isLocked).toBe(false);
