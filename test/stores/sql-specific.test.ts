@@ -219,6 +219,12 @@ describe("SQLite", () => {
     }
   });
 
+  it("a file SQLite cannot open is a StoreError, and the process carries on", async () => {
+    await expect(openSqlDatabase(`sqlite:${dir}`)).rejects.toBeInstanceOf(StoreError);
+    const database = await openSqlDatabase("sqlite::memory:");
+    await database.close();
+  });
+
   it("rejects URLs it does not understand with a ConfigError", async () => {
     await expect(openSqlDatabase("mysql://localhost/x")).rejects.toBeInstanceOf(ConfigError);
     await expect(openSqlDatabase("sqlite:")).rejects.toBeInstanceOf(ConfigError);

@@ -61,12 +61,18 @@ export class SqliteWorkerClient {
         cleanup();
         reject(error);
       };
+      const onExit = (code: number): void => {
+        cleanup();
+        reject(new Error(`SQLite worker exited during startup (code ${code})`));
+      };
       const cleanup = (): void => {
         worker.off("message", onMessage);
         worker.off("error", onError);
+        worker.off("exit", onExit);
       };
       worker.on("message", onMessage);
       worker.on("error", onError);
+      worker.on("exit", onExit);
     }).catch(async (error: unknown) => {
       await worker.terminate();
       throw new StoreError(`Cannot open SQLite database "${filename}": ${String(error)}`, {

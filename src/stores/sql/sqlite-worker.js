@@ -38,79 +38,92 @@ function toPayload(error) {
   return { name: "Error", message: String(error), code: null };
 }
 
-/** @type {import("better-sqlite3").Database} */
-let db;
-try {
-  db = new Database(config.filename);
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  db.pragma(`busy_timeout = ${Math.trunc(config.busyTimeoutMs)}`);
-} catch (error) {
-  post({ type: "fatal", error: toPayload(error) });
-  port.close();
-  throw error;
+/**
+ * Opens the connection, or reports why not. The failure is reported as a message (and the port
+ * closed so the worker ends quietly) rather than thrown: an uncaught error would also reach the
+ * host as an 'error' event after it has stopped listening.
+ * @returns {import("better-sqlite3").Database | null}
+ */
+function open() {
+  try {
+    const opened = new Database(config.filename);
+    opened.pragma("journal_mode = WAL");
+    opened.pragma("synchronous = NORMAL");
+    opened.pragma("foreign_keys = ON");
+    opened.pragma(`busy_timeout = ${Math.trunc(config.busyTimeoutMs)}`);
+    return opened;
+  } catch (error) {
+    post({ type: "fatal", error: toPayload(error) });
+    port.close();
+    return null;
+  }
 }
 
-/** Prepared statements by SQL text, least recently used first. */
-/** @type {Map<string, import("better-sqlite3").Statement>} */
-const statements = new Map();
+/** @param {import("better-sqlite3").Database} db */
+function serve(db) {
+  /** Prepared statements by SQL text, least recently used first. */
+  /** @type {Map<string, import("better-sqlite3").Statement>} */
+  const statements = new Map();
 
-/** @param {string} sql */
-function prepare(sql) {
-  const cached = statements.get(sql);
-  if (cached !== undefined) {
-    statements.delete(sql);
-    statements.set(sql, cached);
-    return cached;
+  /** @param {string} sql */
+  function prepare(sql) {
+    const cached = statements.get(sql);
+    if (cached !== undefined) {
+      statements.delete(sql);
+      statements.set(sql, cached);
+      return cached;
+    }
+    const statement = db.prepare(sql);
+    statements.set(sql, statement);
+    if (statements.size > STATEMENT_CACHE_SIZE) {
+      const oldest = statements.keys().next();
+      if (oldest.done !== true) statements.delete(oldest.value);
+    }
+    return statement;
   }
-  const statement = db.prepare(sql);
-  statements.set(sql, statement);
-  if (statements.size > STATEMENT_CACHE_SIZE) {
-    const oldest = statements.keys().next();
-    if (oldest.done !== true) statements.delete(oldest.value);
-  }
-  return statement;
-}
 
-port.on("message", (/** @type {SqliteRequest} */ request) => {
-  if (request.type === "close") {
+  port.on("message", (/** @type {SqliteRequest} */ request) => {
+    if (request.type === "close") {
+      try {
+        db.close();
+        post({
+          type: "result",
+          id: request.id,
+          ok: true,
+          reply: { rows: [], changes: null, lastInsertRowid: null },
+        });
+      } catch (error) {
+        post({ type: "result", id: request.id, ok: false, error: toPayload(error) });
+      }
+      port.close();
+      return;
+    }
     try {
-      db.close();
-      post({
-        type: "result",
-        id: request.id,
-        ok: true,
-        reply: { rows: [], changes: null, lastInsertRowid: null },
-      });
+      const statement = prepare(request.sql);
+      if (statement.reader) {
+        const rows = /** @type {Record<string, unknown>[]} */ (statement.all(request.params));
+        post({
+          type: "result",
+          id: request.id,
+          ok: true,
+          reply: { rows, changes: null, lastInsertRowid: null },
+        });
+      } else {
+        const info = statement.run(request.params);
+        post({
+          type: "result",
+          id: request.id,
+          ok: true,
+          reply: { rows: [], changes: info.changes, lastInsertRowid: info.lastInsertRowid },
+        });
+      }
     } catch (error) {
       post({ type: "result", id: request.id, ok: false, error: toPayload(error) });
     }
-    port.close();
-    return;
-  }
-  try {
-    const statement = prepare(request.sql);
-    if (statement.reader) {
-      const rows = /** @type {Record<string, unknown>[]} */ (statement.all(request.params));
-      post({
-        type: "result",
-        id: request.id,
-        ok: true,
-        reply: { rows, changes: null, lastInsertRowid: null },
-      });
-    } else {
-      const info = statement.run(request.params);
-      post({
-        type: "result",
-        id: request.id,
-        ok: true,
-        reply: { rows: [], changes: info.changes, lastInsertRowid: info.lastInsertRowid },
-      });
-    }
-  } catch (error) {
-    post({ type: "result", id: request.id, ok: false, error: toPayload(error) });
-  }
-});
+  });
 
-post({ type: "ready" });
+  post({ type: "ready" });
+}
+
+const db = open();
+if (db !== null) serve(db);
