@@ -10,7 +10,7 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import type { RunRecord } from "../../src/runtime/run-record.js";
 import { RunService } from "../../src/runtime/run-service.js";
@@ -19,7 +19,9 @@ import type { StreamItem } from "../../src/runtime/stream-bridge.js";
 import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
+import { openSqlStores } from "../../src/stores/sql/stores.js";
 import { Latch, within } from "../helpers/latch.js";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
 
 const holds = new Map<string, Latch>();
 const invocationOrder: string[] = [];
@@ -76,171 +78,182 @@ let stores: FawnStores;
 let bridge: MemoryStreamBridge;
 let service: RunService;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "fawn-graph-"));
-  checkpointer = SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
-  stores = createMemoryStores();
-  bridge = new MemoryStreamBridge();
-  const graph = buildGraph(checkpointer);
-  service = new RunService({
-    manager: new RunManager({ store: stores.runs }),
-    bridge,
-    ctx: {
-      checkpointer,
-      eventStore: stores.events,
-      threadStore: stores.threads,
-      spawnHousekeeping: () => undefined,
-    },
-    agentFactory: () => asAgent(graph),
-  });
-  holds.clear();
-  invocationOrder.length = 0;
+const postgres = await createPostgresTestDatabase("state_graph_runs");
+
+type StoreFactory = (dir: string) => Promise<FawnStores>;
+const backends: Array<[string, StoreFactory]> = [
+  ["memory", async () => createMemoryStores()],
+  ["sqlite", (root) => openSqlStores(`sqlite:${join(root, "fawn.db")}`)],
+];
+// Outside CI an unreachable PostgreSQL skips this backend (the helper warns loudly); in CI it fails.
+if (postgres) backends.push(["postgres", () => openSqlStores(postgres.url)]);
+
+afterAll(async () => {
+  await postgres?.drop();
 });
 
-afterEach(async () => {
-  for (const latch of holds.values()) latch.set();
-  await service.manager.shutdown({ timeoutMs: 5000 });
-  await stores.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function submit(
-  threadId: string,
-  text: string,
-  strategy: "reject" | "enqueue" = "reject",
-): Promise<RunRecord> {
-  return service.submit({
-    threadId,
-    multitaskStrategy: strategy,
-    invocation: {
-      input: { messages: [new HumanMessage(text)] },
-      stream_mode: ["values", "updates"],
-    },
-  });
-}
-
-async function collect(runId: string): Promise<StreamItem[]> {
-  const items: StreamItem[] = [];
-  for await (const item of bridge.subscribe(runId, { heartbeatMs: 60_000 })) {
-    items.push(item);
-    if (item.kind === "end" || item.kind === "gap") break;
-  }
-  return items;
-}
-
-async function finish(record: RunRecord): Promise<void> {
-  await within(
-    record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
-    10_000,
-    `run ${record.runId} did not finish`,
-  );
-}
-
-async function threadMessages(threadId: string): Promise<Array<[string, unknown]>> {
-  const tuple = await checkpointer.getTuple({
-    configurable: { thread_id: threadId, checkpoint_ns: "" },
-  });
-  const messages = (tuple?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
-  return messages.map((m) => [m.getType(), m.content]);
-}
-
-async function expectOneTerminal(record: RunRecord, status: string): Promise<void> {
-  const row = await stores.runs.get(record.runId);
-  expect(row?.status).toBe(status);
-  const terminals = await stores.events.listEvents(record.threadId, record.runId, {
-    eventTypes: ["run.terminal"],
-  });
-  expect(terminals).toHaveLength(1);
-  expect(terminals[0]?.content).toEqual({ status });
-  expect(bridge.hasEnded(record.runId)).toBe(true);
-  expect(row?.evidence_seal_state).toBe("sealed");
-}
-
-describe("runs of a real StateGraph through manager and worker", () => {
-  it("success streams values and commits success", async () => {
-    const record = await submit("t-success", "hello");
-    const items = await collect(record.runId);
-    await finish(record);
-    const names = items.flatMap((i) => (i.kind === "event" ? [i.event.event] : []));
-    expect(names[0]).toBe("metadata");
-    expect(names).toContain("values");
-    expect(names).toContain("updates");
-    expect(items.at(-1)?.kind).toBe("end");
-    await expectOneTerminal(record, "success");
-    expect(await threadMessages("t-success")).toEqual([
-      ["human", "hello"],
-      ["ai", "echo: hello"],
-    ]);
-    const thread = await stores.threads.get("t-success");
-    expect(thread === null || thread.status === "idle").toBe(true);
-  });
-
-  it("graph error ends the run as error with an SSE error frame", async () => {
-    const record = await submit("t-error", "fail");
-    const items = await collect(record.runId);
-    await finish(record);
-    const error = items.find((i) => i.kind === "event" && i.event.event === "error");
-    expect(error?.kind === "event" && error.event.data).toMatchObject({
-      message: expect.stringContaining("exploded"),
+describe.each(backends)(
+  "runs of a real StateGraph through manager and worker (%s stores)",
+  (_name, makeStores) => {
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), "fawn-graph-"));
+      checkpointer = SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
+      stores = await makeStores(dir);
+      bridge = new MemoryStreamBridge();
+      const graph = buildGraph(checkpointer);
+      service = new RunService({
+        manager: new RunManager({ store: stores.runs }),
+        bridge,
+        ctx: {
+          checkpointer,
+          eventStore: stores.events,
+          threadStore: stores.threads,
+          spawnHousekeeping: () => undefined,
+        },
+        agentFactory: () => asAgent(graph),
+      });
+      holds.clear();
+      invocationOrder.length = 0;
     });
-    await expectOneTerminal(record, "error");
-    expect((await stores.runs.get(record.runId))?.error).toContain("exploded");
-  });
 
-  it("cancel with interrupt keeps the checkpoint and ends interrupted", async () => {
-    holds.set("wait here", new Latch());
-    const record = await submit("t-interrupt", "wait here");
-    await within(waitForStatus(record, "running"), 5000, "run never started");
-    expect(await service.manager.cancel(record.runId, { action: "interrupt" })).toBe("cancelled");
-    await finish(record);
-    await expectOneTerminal(record, "interrupted");
-    expect(await threadMessages("t-interrupt")).toEqual([
-      ["human", "wait here"],
-      ["ai", "echo: wait here"],
-    ]);
-  });
+    afterEach(async () => {
+      for (const latch of holds.values()) latch.set();
+      await service.manager.shutdown({ timeoutMs: 5000 });
+      await stores.close();
+      await rm(dir, { recursive: true, force: true });
+    });
 
-  it("cancel with rollback restores the pre-run messages", async () => {
-    const first = await submit("t-rollback", "before");
-    await finish(first);
-    const before = await threadMessages("t-rollback");
-    expect(before).toEqual([
-      ["human", "before"],
-      ["ai", "echo: before"],
-    ]);
-    holds.set("to be undone", new Latch());
-    const record = await submit("t-rollback", "to be undone");
-    await within(waitForMessages("t-rollback", 4), 5000, "second run never wrote its reply");
-    expect(await service.manager.cancel(record.runId, { action: "rollback" })).toBe("cancelled");
-    await finish(record);
-    await expectOneTerminal(record, "error");
-    expect((await stores.runs.get(record.runId))?.error).toBe("Rolled back by user");
-    expect(await threadMessages("t-rollback")).toEqual(before);
-    const third = await submit("t-rollback", "after");
-    await finish(third);
-    expect(await threadMessages("t-rollback")).toEqual([
-      ...before,
-      ["human", "after"],
-      ["ai", "echo: after"],
-    ]);
-  });
+    async function submit(
+      threadId: string,
+      text: string,
+      strategy: "reject" | "enqueue" = "reject",
+    ): Promise<RunRecord> {
+      return service.submit({
+        threadId,
+        multitaskStrategy: strategy,
+        invocation: {
+          input: { messages: [new HumanMessage(text)] },
+          stream_mode: ["values", "updates"],
+        },
+      });
+    }
 
-  it("enqueued runs start in order after the active one", async () => {
-    const gate = new Latch();
-    holds.set("first", gate);
-    const first = await submit("t-queue", "first");
-    await within(waitForStatus(first, "running"), 5000, "first run never started");
-    const second = await submit("t-queue", "second", "enqueue");
-    const third = await submit("t-queue", "third", "enqueue");
-    expect((await stores.runs.get(second.runId))?.status).toBe("pending");
-    expect((await stores.runs.get(third.runId))?.status).toBe("pending");
-    gate.set();
-    await finish(first);
-    await within(waitForStatus(third, "success"), 10_000, "queued runs did not complete");
-    expect(invocationOrder).toEqual(["first", "second", "third"]);
-    for (const record of [first, second, third]) await expectOneTerminal(record, "success");
-  });
-});
+    async function collect(runId: string): Promise<StreamItem[]> {
+      const items: StreamItem[] = [];
+      for await (const item of bridge.subscribe(runId, { heartbeatMs: 60_000 })) {
+        items.push(item);
+        if (item.kind === "end" || item.kind === "gap") break;
+      }
+      return items;
+    }
+
+    async function finish(record: RunRecord): Promise<void> {
+      await within(
+        record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
+        10_000,
+        `run ${record.runId} did not finish`,
+      );
+    }
+
+    async function expectOneTerminal(record: RunRecord, status: string): Promise<void> {
+      const row = await stores.runs.get(record.runId);
+      expect(row?.status).toBe(status);
+      const terminals = await stores.events.listEvents(record.threadId, record.runId, {
+        eventTypes: ["run.terminal"],
+      });
+      expect(terminals).toHaveLength(1);
+      expect(terminals[0]?.content).toEqual({ status });
+      expect(bridge.hasEnded(record.runId)).toBe(true);
+      expect(row?.evidence_seal_state).toBe("sealed");
+    }
+
+    it("success streams values and commits success", async () => {
+      const record = await submit("t-success", "hello");
+      const items = await collect(record.runId);
+      await finish(record);
+      const names = items.flatMap((i) => (i.kind === "event" ? [i.event.event] : []));
+      expect(names[0]).toBe("metadata");
+      expect(names).toContain("values");
+      expect(names).toContain("updates");
+      expect(items.at(-1)?.kind).toBe("end");
+      await expectOneTerminal(record, "success");
+      expect(await threadMessages("t-success")).toEqual([
+        ["human", "hello"],
+        ["ai", "echo: hello"],
+      ]);
+      const thread = await stores.threads.get("t-success");
+      expect(thread === null || thread.status === "idle").toBe(true);
+    });
+
+    it("graph error ends the run as error with an SSE error frame", async () => {
+      const record = await submit("t-error", "fail");
+      const items = await collect(record.runId);
+      await finish(record);
+      const error = items.find((i) => i.kind === "event" && i.event.event === "error");
+      expect(error?.kind === "event" && error.event.data).toMatchObject({
+        message: expect.stringContaining("exploded"),
+      });
+      await expectOneTerminal(record, "error");
+      expect((await stores.runs.get(record.runId))?.error).toContain("exploded");
+    });
+
+    it("cancel with interrupt keeps the checkpoint and ends interrupted", async () => {
+      holds.set("wait here", new Latch());
+      const record = await submit("t-interrupt", "wait here");
+      await within(waitForStatus(record, "running"), 5000, "run never started");
+      expect(await service.manager.cancel(record.runId, { action: "interrupt" })).toBe("cancelled");
+      await finish(record);
+      await expectOneTerminal(record, "interrupted");
+      expect(await threadMessages("t-interrupt")).toEqual([
+        ["human", "wait here"],
+        ["ai", "echo: wait here"],
+      ]);
+    });
+
+    it("cancel with rollback restores the pre-run messages", async () => {
+      const first = await submit("t-rollback", "before");
+      await finish(first);
+      const before = await threadMessages("t-rollback");
+      expect(before).toEqual([
+        ["human", "before"],
+        ["ai", "echo: before"],
+      ]);
+      holds.set("to be undone", new Latch());
+      const record = await submit("t-rollback", "to be undone");
+      await within(waitForMessages("t-rollback", 4), 5000, "second run never wrote its reply");
+      expect(await service.manager.cancel(record.runId, { action: "rollback" })).toBe("cancelled");
+      await finish(record);
+      await expectOneTerminal(record, "error");
+      expect((await stores.runs.get(record.runId))?.error).toBe("Rolled back by user");
+      expect(await threadMessages("t-rollback")).toEqual(before);
+      const third = await submit("t-rollback", "after");
+      await finish(third);
+      expect(await threadMessages("t-rollback")).toEqual([
+        ...before,
+        ["human", "after"],
+        ["ai", "echo: after"],
+      ]);
+    });
+
+    it("enqueued runs start in order after the active one", async () => {
+      const gate = new Latch();
+      holds.set("first", gate);
+      const first = await submit("t-queue", "first");
+      await within(waitForStatus(first, "running"), 5000, "first run never started");
+      const second = await submit("t-queue", "second", "enqueue");
+      const third = await submit("t-queue", "third", "enqueue");
+      expect((await stores.runs.get(second.runId))?.status).toBe("pending");
+      expect((await stores.runs.get(third.runId))?.status).toBe("pending");
+      gate.set();
+      await finish(first);
+      await within(waitForStatus(third, "success"), 10_000, "queued runs did not complete");
+      await finish(second);
+      await finish(third);
+      expect(invocationOrder).toEqual(["first", "second", "third"]);
+      for (const record of [first, second, third]) await expectOneTerminal(record, "success");
+    });
+  },
+);
 
 async function waitForStatus(record: RunRecord, status: string): Promise<void> {
   while ((await stores.runs.get(record.runId))?.status !== status) {
@@ -252,4 +265,12 @@ async function waitForMessages(threadId: string, count: number): Promise<void> {
   while ((await threadMessages(threadId)).length < count) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+async function threadMessages(threadId: string): Promise<Array<[string, unknown]>> {
+  const tuple = await checkpointer.getTuple({
+    configurable: { thread_id: threadId, checkpoint_ns: "" },
+  });
+  const messages = (tuple?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
+  return messages.map((m) => [m.getType(), m.content]);
 }
