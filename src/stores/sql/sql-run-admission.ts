@@ -186,7 +186,11 @@ async function interruptRows(
     .where("status", "in", ACTIVE_RUN_STATUSES)
     .returningAll()
     .execute();
-  return records.map(runRowFromDb);
+  // RETURNING has no defined order; report the rows oldest first, as they were found.
+  const order = new Map(rows.map((row, index) => [row.run_id, index]));
+  return records
+    .map(runRowFromDb)
+    .sort((a, b) => (order.get(a.run_id) ?? 0) - (order.get(b.run_id) ?? 0));
 }
 
 /**

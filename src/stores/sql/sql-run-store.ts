@@ -237,14 +237,17 @@ export class SqlRunStore implements RunStore {
     }
     return this.wrap("request a run's cancellation", async () => {
       const at = toDbTimestamp(now, "now");
-      await this.db
+      const won = await this.db
         .updateTable("runs")
         .set({ cancel_action: action, cancel_requested_at: at, updated_at: at })
         .where("run_id", "=", runId)
         .where("status", "in", ACTIVE_RUN_STATUSES)
         .where("cancel_action", "is", null)
+        .returning("cancel_action")
         .executeTakeFirst();
-      // Whoever won (this call or an earlier one), the row now names the winning action.
+      // This call's write is the answer even if the row is finalized a moment later.
+      if (won !== undefined) return action;
+      // Otherwise an earlier request won (report it while the row is active) or the row is done.
       const record = await this.db
         .selectFrom("runs")
         .select(["cancel_action", "status"])
