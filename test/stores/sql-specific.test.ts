@@ -140,6 +140,31 @@ function describeEngineBasics(engine: string, open: () => Promise<SqlDatabase>):
       await expect(stores.runs.put(runRow(threadId))).rejects.toBeInstanceOf(ConflictError);
     });
 
+    it("interrupt admission also ends the thread's queued runs", async () => {
+      const runs = createSqlStores(database).runs;
+      const threadId = newId();
+      const admit = (strategy: "reject" | "enqueue" | "interrupt", second: number) =>
+        runs.createThreadOperation(
+          { run_id: newId(), thread_id: threadId, created_at: at(second) },
+          { strategy, workerId: "w", now: at(second), graceSeconds: 10 },
+        );
+      const active = await admit("reject", 0);
+      const waiting = await admit("enqueue", 1);
+      const newest = await admit("interrupt", 2);
+      if (active.kind !== "admitted" || waiting.kind !== "admitted" || newest.kind !== "admitted") {
+        throw new Error("expected three admissions");
+      }
+      expect(waiting.row.queued).toBe(true);
+      expect(newest.interrupted.map((row) => row.run_id)).toEqual([
+        active.row.run_id,
+        waiting.row.run_id,
+      ]);
+      for (const row of newest.interrupted) {
+        expect(row).toMatchObject({ status: "interrupted", queued: false });
+      }
+      expect(await runs.promoteNextQueued(threadId)).toBeNull();
+    });
+
     it("a putIfAbsent guard reading the run row joins the event transaction", async () => {
       const stores = createSqlStores(database);
       const row = runRow(newId());
@@ -199,6 +224,43 @@ describe("SQLite", () => {
       expect(ticks).toBeGreaterThan(100);
     } finally {
       await database.close();
+    }
+  });
+
+  it("a write that finds the file locked is retried with backoff", async () => {
+    // busy_timeout 0 makes SQLite answer SQLITE_BUSY at once, so the driver's retry is what waits.
+    const url = `sqlite:${join(dir, "busy.db")}`;
+    const holder = await openSqlDatabase(url, { busyTimeoutMs: 0 });
+    const writer = await openSqlDatabase(url, { busyTimeoutMs: 0 });
+    try {
+      let entered = (): void => undefined;
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const holding = holder.transaction(async (trx) => {
+        await trx
+          .insertInto("threads_meta")
+          .values({
+            thread_id: newId(),
+            status: "idle",
+            metadata_json: "{}",
+            created_at: at(0),
+            updated_at: at(0),
+          })
+          .execute();
+        entered();
+        // Hold the write lock well inside the retry budget (50+100+200+400 ms).
+        await new Promise((resolve) => setTimeout(resolve, 120));
+      });
+      await inside;
+      const created = await createSqlStores(writer).threads.create({
+        thread_id: newId(),
+        created_at: at(0),
+      });
+      await holding;
+      expect(created.created).toBe(true);
+    } finally {
+      await Promise.all([holder.close(), writer.close()]);
     }
   });
 
