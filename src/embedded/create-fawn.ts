@@ -1,0 +1,103 @@
+import { mkdir } from "node:fs/promises";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import type { Clock } from "../core/clock.js";
+import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
+import type { FawnConfig } from "../core/config/schema.js";
+import { type Logger, rootLogger } from "../core/logger.js";
+import { RunManager } from "../runtime/run-manager.js";
+import { RunService } from "../runtime/run-service.js";
+import type { FawnStores } from "../runtime/stores.js";
+import type { StreamBridge } from "../runtime/stream-bridge.js";
+import type { AgentFactory, RunContext } from "../runtime/worker/run-context.js";
+import { createMemoryStores } from "../stores/memory/stores.js";
+import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
+import { openSqlStores } from "../stores/sql/stores.js";
+
+export interface CreateFawnOptions {
+  /** A validated config; default: `loadConfig()` (config.yaml + environment). */
+  config?: FawnConfig;
+  /** Override the stores (default: from `config.database.url`; `memory:` gives memory stores). */
+  stores?: FawnStores;
+  bridge?: StreamBridge;
+  checkpointer?: BaseCheckpointSaver;
+  /** The graph every run executes. */
+  agentFactory: AgentFactory;
+  /** Extra run context (completion hook, journal factory, …). */
+  runContext?: Partial<RunContext>;
+  clock?: Clock;
+  logger?: Logger;
+  workerId?: string;
+}
+
+/** An in-process Fawn runtime: the same stores, manager and workers the server uses. */
+export interface Fawn {
+  config: FawnConfig;
+  stores: FawnStores;
+  bridge: StreamBridge;
+  checkpointer: BaseCheckpointSaver;
+  manager: RunManager;
+  runs: RunService;
+  logger: Logger;
+  /** Interrupt active runs, let finalizers finish (bounded), close stores. */
+  close(): Promise<void>;
+}
+
+export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
+  const config = options.config ?? (await loadConfig()).config;
+  const logger = options.logger ?? rootLogger;
+  const stores =
+    options.stores ?? (await openStores(config.database.url, config.home, options.clock));
+  const bridge =
+    options.bridge ?? new MemoryStreamBridge({ queueMaxSize: config.stream_bridge.queue_maxsize });
+  // Until Fawn's own SQL saver lands, checkpoints live in memory unless one is passed in.
+  const checkpointer = options.checkpointer ?? new MemorySaver();
+  const manager = new RunManager({
+    store: stores.runs,
+    ...(options.workerId ? { workerId: options.workerId } : {}),
+    ownership: {
+      leaseSeconds: config.runtime.lease_seconds,
+      graceSeconds: config.runtime.grace_seconds,
+      heartbeatEnabled: config.runtime.heartbeat_enabled,
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    logger,
+  });
+  const runs = new RunService({
+    manager,
+    bridge,
+    ctx: {
+      checkpointer,
+      eventStore: stores.events,
+      threadStore: stores.threads,
+      logger,
+      ...options.runContext,
+    },
+    agentFactory: options.agentFactory,
+  });
+  manager.startHeartbeat();
+  return {
+    config,
+    stores,
+    bridge,
+    checkpointer,
+    manager,
+    runs,
+    logger,
+    async close() {
+      await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
+      await bridge.close();
+      await stores.close();
+    },
+  };
+}
+
+/** `memory:` → memory stores; `sqlite:`/`postgres://` → SQL stores (folder created for SQLite). */
+export async function openStores(url: string, home: string, clock?: Clock): Promise<FawnStores> {
+  if (url === "memory:" || url === "memory") return createMemoryStores(clock ? { clock } : {});
+  if (url.startsWith("sqlite:") && !url.startsWith("sqlite::memory:"))
+    await mkdir(home, { recursive: true });
+  return openSqlStores(url, clock ? { clock } : {});
+}
+
+export type { LoadedConfig };
