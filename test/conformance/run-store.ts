@@ -343,6 +343,18 @@ export function describeRunStore(name: string, makeStore: () => Promise<RunStore
         expect(await store.promoteNextQueued(threadId)).toBeNull();
         expect(await store.promoteNextQueued(newId())).toBeNull();
       });
+      it("an interrupt or rollback admission supersedes queued runs too", async () => {
+        for (const strategy of ["interrupt", "rollback"] as MultitaskStrategy[]) {
+          const threadId = newId();
+          const active = await admit(threadId);
+          const waiting = await admit(threadId, { created_at: at(1) }, { strategy: "enqueue" });
+          const newer = await admit(threadId, { created_at: at(2) }, { strategy });
+          expect(newer).toMatchObject({ status: "pending", queued: false });
+          expect(await store.get(active.run_id)).toMatchObject({ status: "interrupted" });
+          expect(await store.get(waiting.run_id)).toMatchObject({ status: "interrupted" });
+          expect(await store.promoteNextQueued(threadId)).toBeNull();
+        }
+      });
     });
 
     describe("reads and owner scoping", () => {

@@ -77,7 +77,8 @@ export class MemoryRunStore implements RunStore {
       case "interrupt":
       case "rollback":
         assertInterruptible(slotHolders, options);
-        toInterrupt = slotHolders;
+        // The newer run supersedes waiting runs too: they would otherwise start after it.
+        toInterrupt = this.threadRows(input.thread_id).filter((r) => isActiveStatus(r.status));
         break;
     }
     // Built (and its metadata copied, which can throw) before any row changes: all-or-nothing.
