@@ -10,6 +10,8 @@ import {
 import { newRunId, newWorkerId } from "../core/ids.js";
 import { type Logger, rootLogger } from "../core/logger.js";
 import { LeaseHeartbeat, type OwnershipConfig, resolveOwnershipConfig } from "./lease-heartbeat.js";
+import { type ConfirmTerminal, publishRecoveredEvidence } from "./recovery.js";
+import type { RunEventStore } from "./run-event-store.js";
 import { newRunRow, RunRecord } from "./run-record.js";
 import type { NewThreadOperation, RunStore, StatusUpdate } from "./run-store.js";
 import {
@@ -20,6 +22,7 @@ import {
   MULTITASK_STRATEGIES,
   type MultitaskStrategy,
   type OperationKind,
+  ORPHAN_RECOVERY_STOP_REASON,
   type RunCompletionData,
   type RunRow,
   type RunStatus,
@@ -40,6 +43,10 @@ export interface AdmitOptions {
 
 export interface RunManagerOptions {
   store?: RunStore | null;
+  /** Used to backfill evidence for runs this manager recovers (the worker uses its own). */
+  eventStore?: RunEventStore | null;
+  /** Replaceable terminal publisher for recovery (tests break or observe it). */
+  confirmTerminal?: ConfirmTerminal;
   workerId?: string;
   ownership?: Partial<OwnershipConfig> | null;
   clock?: Clock;
@@ -59,6 +66,8 @@ const CANCELLED_BY_NEWER_RUN = "Cancelled by newer run";
  */
 export class RunManager {
   readonly store: RunStore | null;
+  readonly eventStore: RunEventStore | null;
+  confirmTerminal: ConfirmTerminal | undefined;
   readonly workerId: string;
   readonly ownership: OwnershipConfig;
   readonly clock: Clock;
@@ -70,6 +79,8 @@ export class RunManager {
 
   constructor(options: RunManagerOptions = {}) {
     this.store = options.store ?? null;
+    this.eventStore = options.eventStore ?? null;
+    this.confirmTerminal = options.confirmTerminal;
     this.workerId = options.workerId ?? newWorkerId();
     this.ownership = resolveOwnershipConfig(options.ownership);
     this.clock = options.clock ?? systemClock;
@@ -599,11 +610,98 @@ export class RunManager {
       stopReason: "orphan_recovered",
       workerId: this.workerId,
     });
-    if (claimed) return "taken_over";
+    if (claimed) {
+      await this.publishRecovered({ ...row, status: "error" });
+      return "taken_over";
+    }
     const after = await this.store.get(runId).catch(() => null);
     if (after?.status === "error") return "taken_over";
     if (after && isTerminalStatus(after.status)) return "not_cancellable";
     return "requested";
+  }
+
+  /**
+   * Take over runs whose owner stopped renewing its lease (past the grace): exactly one claim
+   * wins per run; the winner marks it `error` and backfills its evidence. Returns the recovered
+   * user-visible runs (internal operations are closed but not reported).
+   */
+  async reconcileOrphanedInflightRuns(options: {
+    error: string;
+    before?: string;
+    stopReason?: string | null;
+  }): Promise<RunRecord[]> {
+    const store = this.store;
+    if (!store) return [];
+    const now = this.nowIso();
+    let candidates: RunRow[];
+    try {
+      candidates = await store.listInflightWithExpiredLease({
+        before: options.before ?? now,
+        now,
+        graceSeconds: this.ownership.graceSeconds,
+      });
+    } catch (error) {
+      this.logger.error({ error: describeError(error) }, "orphan scan failed");
+      return [];
+    }
+    const recovered: RunRecord[] = [];
+    for (const row of candidates) {
+      const local = this.records.get(row.run_id);
+      if (local && !local.storeOnly && (local.isActive() || local.finalizing || local.taskIsLive()))
+        continue;
+      const stopReason = options.stopReason ?? ORPHAN_RECOVERY_STOP_REASON;
+      let claimed = false;
+      try {
+        claimed = await store.claimForTakeover(row.run_id, {
+          now: this.nowIso(),
+          graceSeconds: this.ownership.graceSeconds,
+          error: options.error,
+          stopReason,
+          workerId: this.workerId,
+        });
+      } catch (error) {
+        this.logger.warn(
+          { runId: row.run_id, error: describeError(error) },
+          "takeover claim failed",
+        );
+      }
+      if (!claimed) continue; // The owner renewed, or another reconciler won.
+      const claimedRow: RunRow = {
+        ...row,
+        status: "error",
+        error: options.error,
+        stop_reason: stopReason,
+      };
+      if (row.operation_kind !== "run") continue;
+      await this.publishRecovered(claimedRow);
+      const record = local ?? this.hydrate(claimedRow);
+      record.status = "error";
+      record.error = options.error;
+      record.stopReason = stopReason;
+      recovered.push(record);
+    }
+    if (recovered.length > 0) {
+      this.logger.warn({ runIds: recovered.map((r) => r.runId) }, "recovered orphaned runs");
+    }
+    return recovered;
+  }
+
+  private async publishRecovered(row: RunRow): Promise<void> {
+    if (!this.store) return;
+    await publishRecoveredEvidence(
+      {
+        runs: this.store,
+        events: this.eventStore,
+        confirmTerminal: this.confirmTerminal,
+        logger: this.logger,
+      },
+      row,
+    ).catch((error: unknown) => {
+      this.logger.error(
+        { runId: row.run_id, error: describeError(error) },
+        "recovery evidence failed",
+      );
+    });
   }
 
   leaseIsLive(row: Pick<RunRow, "lease_expires_at">): boolean {

@@ -1,5 +1,6 @@
 import type { Task } from "../core/async/task.js";
 import { describeError } from "../core/errors.js";
+import { type GraphCommandJson, toGraphCommand } from "./graph-command.js";
 import type { AdmitOptions, RunManager } from "./run-manager.js";
 import type { RunRecord } from "./run-record.js";
 import type { StreamBridge } from "./stream-bridge.js";
@@ -9,6 +10,8 @@ import type { AgentFactory, GraphStreamMode, RunContext } from "./worker/run-con
 /** What a run executes, kept in the run's durable `kwargs` so a queued run can start later. */
 export interface RunInvocation {
   input: unknown;
+  /** When set, the graph is driven by this LangGraph `Command` instead of `input`. */
+  command?: GraphCommandJson | null;
   config?: Record<string, unknown>;
   stream_mode?: GraphStreamMode[];
   stream_subgraphs?: boolean;
@@ -19,6 +22,8 @@ export interface RunInvocation {
 export interface SubmitRunRequest extends Omit<AdmitOptions, "kwargs"> {
   threadId: string;
   invocation: RunInvocation;
+  /** Launch the worker this long after admission (LangGraph `after_seconds`); the run waits `pending`. */
+  startDelayMs?: number;
 }
 
 export interface RunServiceOptions {
@@ -46,12 +51,17 @@ export class RunService {
   }
 
   async submit(request: SubmitRunRequest): Promise<RunRecord> {
-    const { threadId, invocation, ...admit } = request;
+    const { threadId, invocation, startDelayMs, ...admit } = request;
     const record = await this.manager.createOrReject(threadId, {
       ...admit,
       kwargs: invocation as unknown as Record<string, unknown>,
     });
-    if (!record.idempotencyReused && !record.queued && !record.storeOnly) this.launch(record);
+    if (!record.idempotencyReused && !record.queued && !record.storeOnly) {
+      // A cancel during the delay is applied when the worker starts (tryStart refuses an aborted run).
+      if (startDelayMs && startDelayMs > 0)
+        setTimeout(() => this.launch(record), startDelayMs).unref();
+      else this.launch(record);
+    }
     return record;
   }
 
@@ -61,7 +71,9 @@ export class RunService {
     const request = {
       ctx: this.ctx,
       agentFactory: this.agentFactory,
-      graphInput: invocation.input ?? null,
+      graphInput: invocation.command
+        ? toGraphCommand(invocation.command)
+        : (invocation.input ?? null),
       config: invocation.config ?? {},
       streamModes: invocation.stream_mode ?? ["values"],
       streamSubgraphs: invocation.stream_subgraphs ?? false,

@@ -1,4 +1,4 @@
-import { describeError, isCancelledError } from "../core/errors.js";
+import { describeError, isCancelledError, isFawnError } from "../core/errors.js";
 import type { RunEvent, RunEventStore } from "./run-event-store.js";
 import type { RunStatus } from "./run-types.js";
 
@@ -18,7 +18,7 @@ export interface ExpectedTerminal {
   recovered: boolean;
 }
 
-export type TerminalFailureKind = "cancelled" | "unknown" | "malformed" | "conflict";
+export type TerminalFailureKind = "cancelled" | "unknown" | "malformed" | "conflict" | "fenced";
 
 export type TerminalConfirmation =
   | { confirmed: true; event: RunEvent; attempts: number }

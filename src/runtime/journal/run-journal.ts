@@ -27,6 +27,11 @@ export interface MiddlewareRecord {
   changes?: unknown;
 }
 
+/** Where an admitted producer writes its evidence. */
+export interface EvidenceSink {
+  recordMiddleware(tag: string, record: MiddlewareRecord): boolean;
+}
+
 export interface DeliveryContent {
   presented: number;
   paths: string[];
@@ -101,6 +106,11 @@ export class RunJournal extends BaseCallbackHandler {
       this.logger.warn({ eventType }, "journal frozen; event rejected");
       return false;
     }
+    this.enqueue(eventType, content, metadata);
+    return true;
+  }
+
+  private enqueue(eventType: string, content: unknown, metadata: Record<string, unknown>): void {
     const category = categoryOf(eventType);
     if (!category) throw new Error(`event type ${eventType} is not in the catalog`);
     const event: NewRunEvent = {
@@ -116,7 +126,6 @@ export class RunJournal extends BaseCallbackHandler {
     validateCatalogEvent(event);
     this.buffer.push(event);
     if (this.buffer.length >= this.flushThreshold) this.flushInBackground();
-    return true;
   }
 
   /** Write everything buffered so far. Batches are written one at a time, in order. */
@@ -153,23 +162,38 @@ export class RunJournal extends BaseCallbackHandler {
   }
 
   /**
-   * Admit an asynchronous producer (work that will append evidence later, e.g. from a hook or a
-   * worker thread). The freeze waits for every admitted producer to land.
+   * Admit an asynchronous producer (work that lands evidence later, e.g. a completion hook's
+   * background task). Admission happens now, while the journal still accepts evidence; the
+   * producer then writes through `sink`, which keeps working after the freeze, and the freeze
+   * waits until every admitted producer has finished. Returns false when the journal is frozen.
    */
-  async admitProducer<T>(produce: () => Promise<T>): Promise<T | undefined> {
+  admitProducer(produce: (sink: EvidenceSink) => Promise<void>): boolean {
     if (!this.accepting) {
       this.logger.warn({}, "journal frozen; producer rejected");
-      return undefined;
+      return false;
     }
     this.pendingProducers += 1;
-    try {
-      return await produce();
-    } finally {
-      this.pendingProducers -= 1;
-      if (this.pendingProducers === 0) {
-        for (const wake of this.producerWaiters.splice(0)) wake();
-      }
-    }
+    const sink: EvidenceSink = {
+      recordMiddleware: (tag, record) => this.appendAdmitted(middlewareEventType(tag), record),
+    };
+    void Promise.resolve()
+      .then(() => produce(sink))
+      .catch((error: unknown) => {
+        this.logger.warn({ error: describeError(error) }, "admitted evidence producer failed");
+      })
+      .finally(() => {
+        this.pendingProducers -= 1;
+        if (this.pendingProducers === 0) {
+          for (const wake of this.producerWaiters.splice(0)) wake();
+        }
+      });
+    return true;
+  }
+
+  private appendAdmitted(eventType: string, record: MiddlewareRecord): boolean {
+    if (this.closed) return false;
+    this.enqueue(eventType, { ...record, changes: record.changes ?? null }, {});
+    return true;
   }
 
   /** Stop admitting evidence, wait for admitted producers, then flush. */

@@ -9,6 +9,7 @@ import type { CancelAction, RunStatus } from "../run-types.js";
 import type { StreamBridge } from "../stream-bridge.js";
 import { confirmTerminalEvent, MISSING_FINAL_ACK_ERROR } from "../terminal-evidence.js";
 import type { ThreadStatus } from "../thread-store.js";
+import type { VerifiedDelivery } from "./produced-outputs.js";
 import { type RollbackPoint, restoreRollbackPoint } from "./rollback.js";
 import type { RunContext } from "./run-context.js";
 import type { SubagentEventBuffer } from "./subagent-events.js";
@@ -64,6 +65,8 @@ export interface Finalization {
   /** The cancellation path still to apply (interrupt or rollback), if the run was cancelled. */
   cancellation: CancelAction | null;
   rollbackPoint: RollbackPoint | null;
+  /** The verified delivery receipt content, when outputs were checked. */
+  delivery: VerifiedDelivery | null;
   terminalConfirmed: boolean;
   sealError: string | null;
 }
@@ -175,7 +178,8 @@ async function applyPendingCancellation(f: Finalization): Promise<void> {
   if (!f.ctx.checkpointer || !f.rollbackPoint) return;
   record.rollbackFinalizationPending = true;
   try {
-    await restoreRollbackPoint(f.ctx.checkpointer, record.threadId, f.rollbackPoint);
+    const restore = f.ctx.restoreCheckpoint ?? restoreRollbackPoint;
+    await restore(f.ctx.checkpointer, record.threadId, f.rollbackPoint);
   } catch (error) {
     f.logger.error({ error: describeError(error) }, "rollback restore failed");
   } finally {
@@ -191,7 +195,7 @@ async function writeDeliveryReceipt(f: Finalization): Promise<void> {
     run_id: record.runId,
     event_type: "run.delivery",
     category: "outputs",
-    content: journal.deliveryContent(),
+    content: f.delivery ?? journal.deliveryContent(),
     metadata: {},
     user_id: record.userId,
   };

@@ -8,6 +8,12 @@ import { toJson } from "../serialize.js";
 import type { StreamBridge } from "../stream-bridge.js";
 import { drainRunFinalization } from "./drain.js";
 import { type Finalization, runFinalization } from "./finalizer-stages.js";
+import {
+  DELIVERY_INCOMPLETE_ERROR,
+  fileSystemOutputsScanner,
+  type OutputsSnapshot,
+  verifyDelivery,
+} from "./produced-outputs.js";
 import { captureRollbackPoint } from "./rollback.js";
 import type { AgentStreamOptions, RunAgentRequest, StreamingAgent } from "./run-context.js";
 import { SubagentEventBuffer } from "./subagent-events.js";
@@ -53,6 +59,7 @@ export async function runAgent(
     completionAllowed: false,
     cancellation: null,
     rollbackPoint: null,
+    delivery: null,
     terminalConfirmed: false,
     sealError: null,
   };
@@ -104,13 +111,21 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         },
       );
     }
+    const outputs = await snapshotOutputs(f);
     throwIfCancelled(runSignal);
     await streamAgent(f, request, runSignal);
     throwIfCancelled(runSignal);
-    const late = await manager.setStatusIfNotCancelled(record.runId, "success", {
-      stopReason: record.stopReason,
-      persist: false,
-    });
+    const undelivered = await verifyProducedOutputs(f, outputs);
+    throwIfCancelled(runSignal);
+    const late = await manager.setStatusIfNotCancelled(
+      record.runId,
+      undelivered ? "error" : "success",
+      {
+        ...(undelivered ? { error: DELIVERY_INCOMPLETE_ERROR } : {}),
+        stopReason: record.stopReason,
+        persist: false,
+      },
+    );
     if (late) f.cancellation = late;
   } catch (error) {
     if (isCancelledError(error) || record.aborted || hostSignal.aborted) {
@@ -132,6 +147,44 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     });
     if (late) f.cancellation = late;
   }
+}
+
+interface OutputsBaseline {
+  dir: string;
+  snapshot: OutputsSnapshot;
+}
+
+/** Remember the outputs folder before the run, so produced files can be told apart. */
+async function snapshotOutputs(f: Finalization): Promise<OutputsBaseline | null> {
+  const dir = f.journal ? (f.ctx.outputsDirFor?.(f.record) ?? null) : null;
+  if (!dir) return null;
+  const scanner = f.ctx.outputsScanner ?? fileSystemOutputsScanner;
+  try {
+    return { dir, snapshot: await scanner.snapshot(dir) };
+  } catch (error) {
+    f.logger.warn(
+      { error: describeError(error) },
+      "outputs snapshot failed; delivery not verified",
+    );
+    return null;
+  }
+}
+
+/** True when the run produced output files but presented none of them. */
+async function verifyProducedOutputs(
+  f: Finalization,
+  baseline: OutputsBaseline | null,
+): Promise<boolean> {
+  if (!f.journal || !baseline) return false;
+  const scanner = f.ctx.outputsScanner ?? fileSystemOutputsScanner;
+  const produced = await scanner
+    .produced(baseline.dir, baseline.snapshot)
+    .catch((error: unknown) => {
+      f.logger.warn({ error: describeError(error) }, "produced outputs scan failed");
+      return [];
+    });
+  f.delivery = verifyDelivery(f.journal.deliveryContent(), produced);
+  return f.delivery.satisfied === false;
 }
 
 async function streamAgent(
@@ -156,6 +209,7 @@ async function streamAgent(
     ...baseConfig,
     configurable,
     callbacks: journal ? [journal] : [],
+    journal,
     streamMode: single ? modes[0] : modes,
     subgraphs,
     signal,

@@ -5,6 +5,8 @@ import type { RunEventStore } from "../run-event-store.js";
 import type { RunRecord } from "../run-record.js";
 import type { ThreadStore } from "../thread-store.js";
 import type { FinalizerStage } from "./finalizer-stages.js";
+import type { ProducedOutputsScanner } from "./produced-outputs.js";
+import type { restoreRollbackPoint } from "./rollback.js";
 
 /** What a run's worker needs besides the manager and the bridge. */
 export interface RunContext {
@@ -29,6 +31,14 @@ export interface RunContext {
   streamRetentionMs?: number;
   trackTokenUsage?: boolean;
   logger?: Logger;
+  /**
+   * The host folder of the run's `/mnt/user-data/outputs`. When set, files the run creates there
+   * must have been presented, or the run ends `error` (delivery verification).
+   */
+  outputsDirFor?: ((record: RunRecord) => string | null) | null;
+  outputsScanner?: ProducedOutputsScanner;
+  /** Restores the pre-run checkpoint on rollback (tests wrap it to observe the restore). */
+  restoreCheckpoint?: typeof restoreRollbackPoint;
 }
 
 /** Anything that streams like a compiled LangGraph graph. */
@@ -48,6 +58,8 @@ export interface AgentStreamOptions {
   interruptBefore?: string[] | "*";
   interruptAfter?: string[] | "*";
   runName?: string;
+  /** The run's journal, for graphs that record middleware evidence directly. */
+  journal?: RunJournal | null;
   [key: string]: unknown;
 }
 
