@@ -12,7 +12,7 @@ import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnTask, type Task } from "../../src/core/async/task.js";
 import { CancelledError } from "../../src/core/errors.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../src/core/paths.js";
@@ -41,6 +41,7 @@ import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";
 import { Latch, within } from "../helpers/latch.js";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
 
 interface RootAgentOptions {
   completions?: number;
@@ -219,10 +220,17 @@ function reconcile(manager: RunManager, error = "orphan recovered"): Promise<Run
   });
 }
 
+const postgres = await createPostgresTestDatabase("terminal_protocol");
+afterAll(async () => {
+  await postgres?.drop();
+});
+
 const backends: Array<[string, (dir: string) => Promise<FawnStores>]> = [
   ["sqlite", (dir) => openSqlStores(`sqlite:${join(dir, "terminal-protocol.db")}`)],
   ["memory", async () => createMemoryStores()],
 ];
+// Outside CI an unreachable PostgreSQL skips this backend (the helper warns loudly); in CI it fails.
+if (postgres) backends.push(["postgres", () => openSqlStores(postgres.url)]);
 
 describe.each(backends)(
   "authoritative run.terminal evidence (seed 004, %s stores)",
