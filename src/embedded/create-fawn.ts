@@ -5,6 +5,7 @@ import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
+import { OrphanRecovery } from "../runtime/orphan-recovery.js";
 import { RunManager } from "../runtime/run-manager.js";
 import { RunService } from "../runtime/run-service.js";
 import type { FawnStores } from "../runtime/stores.js";
@@ -12,6 +13,8 @@ import type { StreamBridge } from "../runtime/stream-bridge.js";
 import type { AgentFactory, RunContext } from "../runtime/worker/run-context.js";
 import { createMemoryStores } from "../stores/memory/stores.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
+import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
+import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
 import { openSqlStores } from "../stores/sql/stores.js";
 
 export interface CreateFawnOptions {
@@ -38,6 +41,7 @@ export interface Fawn {
   checkpointer: BaseCheckpointSaver;
   manager: RunManager;
   runs: RunService;
+  recovery: OrphanRecovery;
   logger: Logger;
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
@@ -50,10 +54,10 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     options.stores ?? (await openStores(config.database.url, config.home, options.clock));
   const bridge =
     options.bridge ?? new MemoryStreamBridge({ queueMaxSize: config.stream_bridge.queue_maxsize });
-  // Until Fawn's own SQL saver lands, checkpoints live in memory unless one is passed in.
-  const checkpointer = options.checkpointer ?? new MemorySaver();
+  const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const manager = new RunManager({
     store: stores.runs,
+    eventStore: stores.events,
     ...(options.workerId ? { workerId: options.workerId } : {}),
     ownership: {
       leaseSeconds: config.runtime.lease_seconds,
@@ -75,6 +79,9 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     },
     agentFactory: options.agentFactory,
   });
+  const recovery = new OrphanRecovery(runs, stores.threads);
+  await recovery.runOnce("startup");
+  recovery.attach();
   manager.startHeartbeat();
   return {
     config,
@@ -83,13 +90,24 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     checkpointer,
     manager,
     runs,
+    recovery,
     logger,
     async close() {
+      recovery.stop();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
       await bridge.close();
       await stores.close();
     },
   };
+}
+
+/**
+ * SQL stores keep checkpoints in the same database (one pool or one SQLite connection) through
+ * Fawn's linear-growth saver; memory stores keep them in a MemorySaver.
+ */
+function defaultCheckpointer(stores: FawnStores): BaseCheckpointSaver {
+  const database = sqlDatabaseOf(stores);
+  return database ? new SqlCheckpointSaver(database) : new MemorySaver();
 }
 
 /** `memory:` → memory stores; `sqlite:`/`postgres://` → SQL stores (folder created for SQLite). */

@@ -23,10 +23,11 @@ export const LEASE_ORPHAN_RECOVERY_ERROR =
   "Run owner stopped renewing its lease; the run was recovered";
 
 /**
- * Backfill the evidence of a run this worker just took over (its row is already `error`):
- * delivery receipt, then `run.terminal` with `recovered: true`, then a `partial` seal. Every step
- * is isolated — a failure is logged and never changes the claimed status — and every event write
- * is fenced against the run having been deleted meanwhile, so recovery cannot resurrect a thread.
+ * Backfill the evidence of a run this worker just took over or whose unsealed evidence it claimed:
+ * delivery receipt (an existing one is kept), then `run.terminal` stating the row's committed
+ * status with `recovered: true`, then a `partial` seal. Every step is isolated — a failure is
+ * logged and never changes the committed status — and every event write is fenced against the
+ * run having been deleted meanwhile, so recovery cannot resurrect a thread.
  */
 export async function publishRecoveredEvidence(
   publisher: RecoveryPublisher,
@@ -35,6 +36,8 @@ export async function publishRecoveredEvidence(
   const { runs, events, logger } = publisher;
   if (!events || row.operation_kind !== "run") return;
   const guard = async (): Promise<boolean> => (await runs.get(row.run_id)) !== null;
+  // The row's committed status is the recovered terminal's status (`error` after a takeover).
+  const status = row.status;
   const log = logger.child({ runId: row.run_id, threadId: row.thread_id });
   try {
     await events.putIfAbsent(
@@ -60,7 +63,7 @@ export async function publishRecoveredEvidence(
       {
         threadId: row.thread_id,
         runId: row.run_id,
-        status: "error",
+        status,
         userId: row.user_id,
         recovered: true,
       },

@@ -686,6 +686,45 @@ export class RunManager {
     return recovered;
   }
 
+  /**
+   * Finish the evidence of runs whose owner died after committing a terminal status but before
+   * sealing: one claimer per run publishes the recovered `run.terminal` (stating the committed
+   * status) and seals `partial`. The status itself never changes.
+   */
+  async recoverUnsealedRuns(options: { before?: string } = {}): Promise<RunRecord[]> {
+    const store = this.store;
+    if (!store || !this.eventStore) return [];
+    const now = this.nowIso();
+    let candidates: RunRow[];
+    try {
+      candidates = await store.listUnsealedTerminalWithExpiredLease({
+        before: options.before ?? now,
+        now,
+        graceSeconds: this.ownership.graceSeconds,
+      });
+    } catch (error) {
+      this.logger.error({ error: describeError(error) }, "unsealed-run scan failed");
+      return [];
+    }
+    const resealed: RunRecord[] = [];
+    for (const row of candidates) {
+      const local = this.records.get(row.run_id);
+      if (local && !local.storeOnly && (local.finalizing || local.taskIsLive())) continue;
+      const claimed = await store
+        .claimUnsealedTerminal(row.run_id, {
+          now: this.nowIso(),
+          graceSeconds: this.ownership.graceSeconds,
+          workerId: this.workerId,
+          error: "Run owner stopped before sealing its evidence",
+        })
+        .catch(() => false);
+      if (!claimed) continue;
+      await this.publishRecovered(row);
+      resealed.push(local ?? this.hydrate(row));
+    }
+    return resealed;
+  }
+
   private async publishRecovered(row: RunRow): Promise<void> {
     if (!this.store) return;
     await publishRecoveredEvidence(

@@ -85,7 +85,8 @@ export class RunService {
     return task;
   }
 
-  private async startNextQueued(threadId: string): Promise<void> {
+  /** Launch the thread's oldest queued run if the thread is free (after a run ends or is recovered). */
+  async startNextQueued(threadId: string): Promise<void> {
     try {
       const next = await this.manager.promoteNextQueued(threadId);
       if (next && !next.taskIsLive()) this.launch(next);

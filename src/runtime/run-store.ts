@@ -151,6 +151,26 @@ export interface RunStore {
   }): Promise<RunRow[]>;
 
   /**
+   * Kind `run` rows whose status is terminal but whose evidence seal is still `pending` and whose
+   * lease is NULL or expired: the owner died between committing the status and sealing. Oldest
+   * first.
+   */
+  listUnsealedTerminalWithExpiredLease(options: {
+    before: string;
+    now: string;
+    graceSeconds: number;
+  }): Promise<RunRow[]>;
+
+  /**
+   * CAS: a terminal row with seal `pending` and an expired/NULL lease → seal `partial` with
+   * `error`, owner := `workerId`. Exactly one concurrent claimer wins.
+   */
+  claimUnsealedTerminal(
+    runId: string,
+    claim: { now: string; graceSeconds: number; workerId: string; error: string },
+  ): Promise<boolean>;
+
+  /**
    * Record completion data. Allowed from {pending, running, the same status}, plus `interrupted`
    * when `status` is `error`. Never replaces a different terminal status.
    */

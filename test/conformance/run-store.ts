@@ -573,6 +573,78 @@ export function describeRunStore(name: string, makeStore: () => Promise<RunStore
       });
     });
 
+    describe("unsealed finished runs (crash between status commit and seal)", () => {
+      const claim = (workerId = PEER) => ({
+        now: at(100),
+        graceSeconds: GRACE_SECONDS,
+        workerId,
+        error: "recovered",
+      });
+
+      it("lists and claims a terminal row whose seal is pending and lease expired, once", async () => {
+        const row = await rowIn("running", { owner_worker_id: WORKER, lease_expires_at: at(50) });
+        expect(await store.updateStatus(row.run_id, "success")).toBe(true);
+        const listed = await store.listUnsealedTerminalWithExpiredLease({
+          before: at(100),
+          now: at(100),
+          graceSeconds: GRACE_SECONDS,
+        });
+        expect(listed.map((r) => r.run_id)).toContain(row.run_id);
+        const results = await Promise.all([
+          store.claimUnsealedTerminal(row.run_id, claim()),
+          store.claimUnsealedTerminal(row.run_id, claim(WORKER)),
+        ]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.get(row.run_id)).toMatchObject({
+          status: "success",
+          evidence_seal_state: "partial",
+          evidence_seal_error: "recovered",
+        });
+        const again = await store.listUnsealedTerminalWithExpiredLease({
+          before: at(100),
+          now: at(100),
+          graceSeconds: GRACE_SECONDS,
+        });
+        expect(again.map((r) => r.run_id)).not.toContain(row.run_id);
+      });
+
+      it("leaves active, sealed, live-leased and internal rows alone", async () => {
+        const active = await rowIn("running", {
+          owner_worker_id: WORKER,
+          lease_expires_at: at(50),
+        });
+        const live = await rowIn("running", { owner_worker_id: WORKER, lease_expires_at: at(95) });
+        expect(await store.updateStatus(live.run_id, "success")).toBe(true);
+        const sealed = await rowIn("running", {
+          owner_worker_id: WORKER,
+          lease_expires_at: at(50),
+        });
+        expect(await store.updateStatus(sealed.run_id, "success")).toBe(true);
+        expect(
+          await store.updateEvidenceSeal(sealed.run_id, {
+            state: "sealed",
+            upperSeq: 3,
+            eventCount: 3,
+          }),
+        ).toBe(true);
+        const internal = await rowIn("running", {
+          operation_kind: "checkpoint_write",
+          lease_expires_at: at(50),
+        });
+        expect(await store.updateStatus(internal.run_id, "success")).toBe(true);
+        const listed = await store.listUnsealedTerminalWithExpiredLease({
+          before: at(100),
+          now: at(100),
+          graceSeconds: GRACE_SECONDS,
+        });
+        const ids = listed.map((r) => r.run_id);
+        for (const row of [active, live, sealed, internal]) {
+          expect(ids).not.toContain(row.run_id);
+          expect(await store.claimUnsealedTerminal(row.run_id, claim())).toBe(false);
+        }
+      });
+    });
+
     describe("takeover and the recovery scan", () => {
       const claim = (workerId = PEER) => ({
         now: at(100),

@@ -67,7 +67,7 @@ describe("loadConfig sources", () => {
       runtime: {
         lease_seconds: 30,
         grace_seconds: 10,
-        heartbeat_enabled: false,
+        heartbeat_enabled: true,
         shutdown_timeout_seconds: 5,
       },
       server: { port: 2026, host: "127.0.0.1" },

@@ -134,7 +134,8 @@ export const fawnConfigSchema = z
       .strictObject({
         lease_seconds: z.number().min(5).default(30),
         grace_seconds: z.number().min(0).default(10),
-        heartbeat_enabled: z.boolean().default(false),
+        // On by default: leases let peers and restarts recover a dead process's runs.
+        heartbeat_enabled: z.boolean().default(true),
         shutdown_timeout_seconds: z.number().min(0).default(5),
       })
       .prefault({}),

@@ -219,6 +219,34 @@ export class MemoryRunStore implements RunStore {
       .map(copyRow);
   }
 
+  async listUnsealedTerminalWithExpiredLease(options: {
+    before: string;
+    now: string;
+    graceSeconds: number;
+  }): Promise<RunRow[]> {
+    const before = parseUtc(options.before) ?? Number.NEGATIVE_INFINITY;
+    return [...this.rows.values()]
+      .filter(isUnsealedTerminal)
+      .filter((row) => (parseUtc(row.created_at) ?? Number.POSITIVE_INFINITY) <= before)
+      .filter((row) => !isLeaseLive(row, options.now, options.graceSeconds))
+      .sort((a, b) => this.compareAge(a, b))
+      .map(copyRow);
+  }
+
+  async claimUnsealedTerminal(
+    runId: string,
+    claim: { now: string; graceSeconds: number; workerId: string; error: string },
+  ): Promise<boolean> {
+    const row = this.rows.get(runId);
+    if (!row || !isUnsealedTerminal(row) || isLeaseLive(row, claim.now, claim.graceSeconds))
+      return false;
+    row.evidence_seal_state = "partial";
+    row.evidence_seal_error = claim.error;
+    row.owner_worker_id = claim.workerId;
+    row.updated_at = claim.now;
+    return true;
+  }
+
   async updateRunCompletion(
     runId: string,
     status: RunStatus,
@@ -431,4 +459,13 @@ function parseUtc(value: string): number | null {
 
 function copyRow(row: RunRow): RunRow {
   return structuredClone(row);
+}
+
+/** A finished user-visible run whose evidence was never sealed. */
+function isUnsealedTerminal(row: RunRow): boolean {
+  return (
+    row.operation_kind === "run" &&
+    !isActiveStatus(row.status) &&
+    row.evidence_seal_state === "pending"
+  );
 }

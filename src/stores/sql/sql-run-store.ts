@@ -20,6 +20,7 @@ import {
   type RunCompletionData,
   type RunRow,
   type RunStatus,
+  TERMINAL_RUN_STATUSES,
 } from "../../runtime/run-types.js";
 import { lockThreadAdmission } from "./advisory-locks.js";
 import { secondsBefore, toDbTimestamp } from "./codec.js";
@@ -299,6 +300,55 @@ export class SqlRunStore implements RunStore {
         .where("run_id", "=", runId)
         .where("status", "in", ACTIVE_RUN_STATUSES)
         .where("queued", "=", false)
+        .where((eb) =>
+          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
+        )
+        .executeTakeFirst();
+      return changed(result) > 0;
+    });
+  }
+
+  listUnsealedTerminalWithExpiredLease(options: {
+    before: string;
+    now: string;
+    graceSeconds: number;
+  }): Promise<RunRow[]> {
+    return this.wrap("list unsealed finished runs", async () => {
+      const cutoff = secondsBefore(options.now, options.graceSeconds);
+      const records = await this.db
+        .selectFrom("runs")
+        .selectAll()
+        .where("operation_kind", "=", "run")
+        .where("status", "in", TERMINAL_RUN_STATUSES)
+        .where("evidence_seal_state", "=", "pending")
+        .where("created_at", "<=", toDbTimestamp(options.before, "before"))
+        .where((eb) =>
+          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
+        )
+        .orderBy("created_at")
+        .execute();
+      return records.map(runRowFromDb);
+    });
+  }
+
+  claimUnsealedTerminal(
+    runId: string,
+    claim: { now: string; graceSeconds: number; workerId: string; error: string },
+  ): Promise<boolean> {
+    return this.wrap("claim an unsealed finished run", async () => {
+      const cutoff = secondsBefore(claim.now, claim.graceSeconds);
+      const result = await this.db
+        .updateTable("runs")
+        .set({
+          evidence_seal_state: "partial",
+          evidence_seal_error: claim.error,
+          owner_worker_id: claim.workerId,
+          updated_at: toDbTimestamp(claim.now, "now"),
+        })
+        .where("run_id", "=", runId)
+        .where("operation_kind", "=", "run")
+        .where("status", "in", TERMINAL_RUN_STATUSES)
+        .where("evidence_seal_state", "=", "pending")
         .where((eb) =>
           eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
         )

@@ -1,0 +1,77 @@
+import { SingleFlight } from "../core/async/single-flight.js";
+import { describeError } from "../core/errors.js";
+import { LEASE_ORPHAN_RECOVERY_ERROR, STARTUP_ORPHAN_RECOVERY_ERROR } from "./recovery.js";
+import type { RunRecord } from "./run-record.js";
+import type { RunService } from "./run-service.js";
+import { ORPHAN_RECOVERY_STOP_REASON } from "./run-types.js";
+import type { ThreadStore } from "./thread-store.js";
+
+export type RecoveryReason = "startup" | "periodic";
+
+export interface RecoveryTally {
+  /** Active runs whose owner died: now `error`, with recovered evidence. */
+  takenOver: RunRecord[];
+  /** Finished runs whose owner died before sealing: evidence completed, status unchanged. */
+  resealed: RunRecord[];
+}
+
+/**
+ * Scan on every heartbeat cycle (lease/3): one indexed query, and it bounds recovery latency by
+ * lease + grace + lease/3.
+ */
+const CYCLES_PER_SCAN = 1;
+
+/**
+ * Recovers runs of dead processes: at start-up and periodically (from the lease heartbeat).
+ * Single-flight, so a slow store never stacks scans, and never awaited by the heartbeat itself.
+ */
+export class OrphanRecovery {
+  private readonly flight = new SingleFlight<string, RecoveryTally>();
+  private stopped = false;
+
+  constructor(
+    private readonly service: RunService,
+    private readonly threads: Pick<ThreadStore, "updateStatus"> | null,
+  ) {}
+
+  /** Schedule periodic scans on the manager's heartbeat. */
+  attach(): void {
+    this.service.manager.heartbeat.onCycle = (cycle) => {
+      if (cycle % CYCLES_PER_SCAN === 0 && !this.stopped)
+        void this.runOnce("periodic").catch(() => undefined);
+    };
+  }
+
+  async runOnce(reason: RecoveryReason): Promise<RecoveryTally> {
+    return this.flight.run("scan", () => this.scan(reason));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.service.manager.heartbeat.onCycle = null;
+  }
+
+  private async scan(reason: RecoveryReason): Promise<RecoveryTally> {
+    const { manager, bridge } = this.service;
+    const takenOver = await manager.reconcileOrphanedInflightRuns({
+      error: reason === "startup" ? STARTUP_ORPHAN_RECOVERY_ERROR : LEASE_ORPHAN_RECOVERY_ERROR,
+      stopReason: ORPHAN_RECOVERY_STOP_REASON,
+    });
+    const resealed = await manager.recoverUnsealedRuns();
+    for (const record of [...takenOver, ...resealed]) {
+      // Subscribers of a dead producer would otherwise wait forever.
+      await bridge.publishEnd(record.runId).catch((error: unknown) => {
+        manager.logger.warn(
+          { runId: record.runId, error: describeError(error) },
+          "could not end a recovered stream",
+        );
+      });
+    }
+    const threads = new Set(takenOver.map((r) => r.threadId));
+    for (const threadId of threads) {
+      await this.threads?.updateStatus(threadId, "error", manager.nowIso()).catch(() => false);
+      await this.service.startNextQueued(threadId);
+    }
+    return { takenOver, resealed };
+  }
+}
