@@ -1,0 +1,51 @@
+/**
+ * The two writes to a run's stream. Each is one Lua script so that reading the previous entry's
+ * id (for `prev`), appending with an exact MAXLEN trim, and refreshing the TTL of the stream and
+ * of its producer-lease hash happen atomically: no reader ever sees an entry without its TTL, and
+ * two producers cannot interleave between "read last" and "append".
+ *
+ * KEYS[1] = stream, KEYS[2] = producer-lease hash; ARGV[1] = MAXLEN, ARGV[2] = TTL seconds (0 = none).
+ */
+import { LuaScript } from "./lua-script.js";
+
+const PREVIOUS_ID = `
+local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local prev = '0-0'
+if newest[1] then prev = newest[1][1] end
+`;
+
+const REFRESH_TTL = `
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+end
+`;
+
+/** ARGV[3] = event name, ARGV[4] = JSON data. Returns the new entry's id. */
+export const PUBLISH_EVENT = new LuaScript(
+  `${PREVIOUS_ID}
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
+  'kind', 'event', 'event', ARGV[3], 'data', ARGV[4], 'prev', prev)
+${REFRESH_TTL}
+return id`,
+  2,
+);
+
+/**
+ * Appends the end marker unless the newest entry already is one (idempotent, also across
+ * processes). The caller passes MAXLEN = window + 1 so the marker never evicts an event.
+ */
+export const PUBLISH_END = new LuaScript(
+  `${PREVIOUS_ID}
+if newest[1] then
+  local fields = newest[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'kind' and fields[i + 1] == 'end' then return prev end
+  end
+end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'kind', 'end', 'prev', prev)
+${REFRESH_TTL}
+return id`,
+  2,
+);
