@@ -13,6 +13,7 @@ import type { StreamBridge } from "../runtime/stream-bridge.js";
 import type { AgentFactory, RunContext } from "../runtime/worker/run-context.js";
 import { createMemoryStores } from "../stores/memory/stores.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
+import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
 import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
 import { openSqlStores } from "../stores/sql/stores.js";
@@ -108,6 +109,17 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
 function defaultCheckpointer(stores: FawnStores): BaseCheckpointSaver {
   const database = sqlDatabaseOf(stores);
   return database ? new SqlCheckpointSaver(database) : new MemorySaver();
+}
+
+/** Redis when `stream_bridge.redis_url` / `FAWN_REDIS_URL` is set (cross-process), else memory. */
+export function createBridge(config: FawnConfig): StreamBridge {
+  const {
+    redis_url: url,
+    queue_maxsize: queueMaxSize,
+    stream_ttl_seconds: streamTtlSeconds,
+  } = config.stream_bridge;
+  if (url) return new RedisStreamBridge({ url, queueMaxSize, streamTtlSeconds });
+  return new MemoryStreamBridge({ queueMaxSize });
 }
 
 /** `memory:` → memory stores; `sqlite:`/`postgres://` → SQL stores (folder created for SQLite). */
