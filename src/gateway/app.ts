@@ -1,0 +1,106 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "../core/logger.js";
+import type { Fawn } from "../embedded/create-fawn.js";
+import { type AgentDescription, AssistantCatalog } from "./assistants/assistant-catalog.js";
+import { assistantRoutes } from "./assistants/assistant-routes.js";
+import { authMiddleware } from "./auth/auth-middleware.js";
+import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
+import type { GatewayServices } from "./gateway-services.js";
+import { errorResponse } from "./http/error-response.js";
+import type { GatewayEnv } from "./http/gateway-env.js";
+import { runEventRoutes } from "./runs/run-event-routes.js";
+import { RunGateway } from "./runs/run-gateway.js";
+import { runRoutes } from "./runs/run-routes.js";
+import { statelessRunRoutes } from "./runs/stateless-run-routes.js";
+import type { StreamTestHooks } from "./sse/run-event-stream.js";
+import { ThreadStateService } from "./state/thread-state-service.js";
+import { healthRoute, infoRoute } from "./system-routes.js";
+import { threadRoutes } from "./threads/thread-routes.js";
+import { ThreadService } from "./threads/thread-service.js";
+
+export interface GatewayOptions {
+  fawn: Fawn;
+  /** How the served graph describes itself; default: an undescribed `lead_agent`. */
+  agent?: AgentDescription;
+  /** Default: from `fawn.config.auth.mode`. */
+  auth?: AuthProvider;
+  /** Idle time before an SSE heartbeat comment (default 15 s). */
+  heartbeatMs?: number;
+  /** Largest request body accepted (default 20 MiB, like the reference's proxy). */
+  maxBodyBytes?: number;
+  streamHooks?: StreamTestHooks;
+  logger?: Logger;
+}
+
+const DEFAULT_HEARTBEAT_MS = 15_000;
+const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_RECURSION_LIMIT = 1000;
+
+/** The LangGraph-compatible API: `/health`, and every route under `/api` and `/api/langgraph`. */
+export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
+  const { fawn } = options;
+  const logger = (options.logger ?? fawn.logger).child({ component: "gateway" });
+  const auth = options.auth ?? createAuthProvider(fawn.config.auth.mode);
+  const state = new ThreadStateService(fawn.checkpointer);
+  const threads = new ThreadService(fawn, state);
+  const assistants = new AssistantCatalog(
+    options.agent ?? { kind: "lead_agent", name: "lead_agent", description: "The lead agent." },
+  );
+  const services: GatewayServices = {
+    fawn,
+    state,
+    threads,
+    assistants,
+    runs: new RunGateway(fawn, threads, state, assistants, {
+      maxRecursionLimit: fawn.config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT,
+    }),
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    streamHooks: options.streamHooks,
+    logger,
+  };
+
+  const app = new Hono<GatewayEnv>();
+  app.onError((error, c) => errorResponse(error, c, logger));
+  app.notFound((c) =>
+    c.json(
+      { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
+      404,
+    ),
+  );
+  app.route("/", healthRoute());
+  const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  app.route("/api", api);
+  app.route("/api/langgraph", api);
+  return app;
+}
+
+function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number): Hono<GatewayEnv> {
+  const api = new Hono<GatewayEnv>();
+  api.use(
+    "*",
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) =>
+        c.json(
+          {
+            detail: {
+              code: "payload_too_large",
+              message: `Request body exceeds ${maxBodyBytes} bytes.`,
+            },
+          },
+          413,
+        ),
+    }),
+  );
+  // Public: registered before the auth middleware, so it answers without a caller.
+  api.route("/", infoRoute(s, auth.mode));
+  auth.mountRoutes?.(api);
+  api.use("*", authMiddleware(auth));
+  api.route("/", threadRoutes(s));
+  api.route("/", runRoutes(s));
+  api.route("/", runEventRoutes(s));
+  api.route("/", statelessRunRoutes(s));
+  api.route("/", assistantRoutes(s));
+  return api;
+}

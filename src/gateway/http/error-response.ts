@@ -1,0 +1,55 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { describeError, isFawnError } from "../../core/errors.js";
+import type { Logger } from "../../core/logger.js";
+
+/**
+ * The one place an exception becomes an HTTP answer: a FawnError keeps its status and code, a
+ * Hono HTTPException (body limit, …) keeps its status, anything else is a logged 500 whose body
+ * says nothing about internals.
+ */
+export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+  if (isFawnError(error) && error.status >= 400 && error.status < 500) {
+    const retryAfter = error.details?.retry_after_seconds;
+    if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
+    return c.json(error.toBody(), error.status as ContentfulStatusCode);
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    return c.json(
+      { detail: { code: codeForStatus(error.status), message: error.message || "Bad request" } },
+      error.status,
+    );
+  }
+  if (isFawnError(error) && error.status === 503) {
+    logger.warn({ error: describeError(error), path: c.req.path }, "store unavailable");
+    return c.json(
+      { detail: { code: error.code, message: "Service temporarily unavailable; retry shortly." } },
+      503,
+    );
+  }
+  logger.error(
+    {
+      error: describeError(error),
+      stack: error instanceof Error ? error.stack : undefined,
+      path: c.req.path,
+    },
+    "request failed",
+  );
+  return c.json({ detail: { code: "internal", message: "Internal server error" } }, 500);
+}
+
+function codeForStatus(status: number): string {
+  switch (status) {
+    case 401:
+      return "unauthorized";
+    case 403:
+      return "forbidden";
+    case 404:
+      return "not_found";
+    case 413:
+      return "payload_too_large";
+    default:
+      return "bad_request";
+  }
+}

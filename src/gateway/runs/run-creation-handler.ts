@@ -1,0 +1,55 @@
+import type { Context } from "hono";
+import type { GatewayServices } from "../gateway-services.js";
+import type { GatewayEnv } from "../http/gateway-env.js";
+import { parseWith, readJsonBody } from "../http/validation.js";
+import { runLocationHeaders } from "../sse/sse-frame.js";
+import { runStreamResponse } from "../sse/sse-response.js";
+import { idempotencyKeyHeader, lastEventIdHeader } from "./run-headers.js";
+import { toApiRun } from "./run-response.js";
+import { runCreateBody } from "./run-schemas.js";
+
+export type RunCreationMode = "create" | "stream" | "wait";
+
+/**
+ * The three ways to start a run, shared by thread-scoped and stateless routes: answer the run
+ * (`create`), stream its events (`stream`), or wait and answer the final values (`wait`).
+ * Everything is validated before the run is admitted.
+ */
+export async function handleRunCreation(
+  c: Context<GatewayEnv>,
+  s: GatewayServices,
+  mode: RunCreationMode,
+  pathThreadId: string | null,
+): Promise<Response> {
+  const body = parseWith(runCreateBody, await readJsonBody(c), "body");
+  const idempotencyKey = idempotencyKeyHeader(c);
+  const lastEventId = lastEventIdHeader(c);
+  const userId = c.get("principal").userId;
+  const { record, threadId } = await s.runs.create(userId, pathThreadId, body, idempotencyKey);
+  const runId = record.runId;
+  if (mode === "stream") {
+    return runStreamResponse(c, s, {
+      threadId,
+      runId,
+      lastEventId,
+      modes: null,
+      cancelOnDisconnect: record.onDisconnect === "cancel",
+    });
+  }
+  const { Location: _streamPath, ...contentLocation } = runLocationHeaders(threadId, runId);
+  for (const [name, value] of Object.entries(contentLocation)) c.header(name, value);
+  if (mode === "create") {
+    const row = (await s.fawn.stores.runs.get(runId)) ?? record.toRow();
+    return c.json(toApiRun(row));
+  }
+  const signal = c.req.raw.signal;
+  try {
+    const row = await s.runs.waitForEnd(runId, signal);
+    return c.json(await s.runs.finalValues(threadId, row));
+  } catch (error) {
+    if (signal.aborted && record.onDisconnect === "cancel") {
+      await s.fawn.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,231 @@
+import {
+  BadRequestError,
+  ConflictError,
+  IdempotencyMismatchError,
+  NotFoundError,
+} from "../../core/errors.js";
+import { isValidId, newThreadId } from "../../core/ids.js";
+import type { Fawn } from "../../embedded/create-fawn.js";
+import type { RunRecord } from "../../runtime/run-record.js";
+import {
+  type CancelAction,
+  isActiveStatus,
+  type RunRow,
+  type RunStatus,
+} from "../../runtime/run-types.js";
+import type { Json } from "../../runtime/serialize.js";
+import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
+import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
+import type { ThreadStateService } from "../state/thread-state-service.js";
+import type { ThreadService } from "../threads/thread-service.js";
+import { mapCancelOutcome } from "./cancel-outcome.js";
+import { buildInvocation } from "./run-invocation.js";
+import type { RunCreateBody } from "./run-schemas.js";
+import { waitForRunEnd } from "./run-waiter.js";
+
+export interface CreatedRun {
+  record: RunRecord;
+  threadId: string;
+}
+
+export interface RunGatewayOptions {
+  maxRecursionLimit: number;
+}
+
+/**
+ * Run operations on behalf of one user: creation (thread resolution, checks, admission), reads,
+ * cancellation, deletion and waiting. Knows nothing of HTTP.
+ */
+export class RunGateway {
+  constructor(
+    private readonly fawn: Fawn,
+    private readonly threads: ThreadService,
+    private readonly state: ThreadStateService,
+    private readonly assistants: AssistantCatalog,
+    private readonly options: RunGatewayOptions,
+  ) {}
+
+  /**
+   * Admit a run. `threadId` null is a stateless run: the thread is `config.configurable.thread_id`
+   * or a new one, created for the caller. Every check runs before anything is written.
+   */
+  async create(
+    userId: string,
+    pathThreadId: string | null,
+    body: RunCreateBody,
+    idempotencyKey: string | null,
+  ): Promise<CreatedRun> {
+    this.assistants.get(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID);
+    const key = idempotencyKey === null ? null : `http:${userId}:${idempotencyKey}`;
+    if (key) {
+      const replay = await this.replayIdempotent(key, userId, pathThreadId);
+      if (replay) return replay;
+    }
+    const threadId = pathThreadId ?? statelessThreadId(body);
+    const existing = await this.fawn.stores.threads.get(threadId);
+    if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
+    const mayCreate = pathThreadId === null || body.if_not_exists === "create";
+    if (!existing && !mayCreate) throw threadNotFound(threadId);
+    await this.checkCheckpoint(threadId, body, existing !== null);
+    if (body.strict_resume && body.command?.resume !== undefined) {
+      if (!(await this.state.hasPendingInterrupt(threadId))) {
+        throw new ConflictError(`Thread ${threadId} has no pending interrupt to resume.`);
+      }
+    }
+    if (!existing) await this.threads.ensure(threadId, userId);
+    const record = await this.fawn.runs.submit({
+      threadId,
+      invocation: buildInvocation(body, {
+        threadId,
+        userId,
+        maxRecursionLimit: this.options.maxRecursionLimit,
+      }),
+      userId,
+      assistantId: LEAD_AGENT_ASSISTANT_ID,
+      onDisconnect: body.on_disconnect ?? "continue",
+      metadata: body.metadata ?? {},
+      multitaskStrategy: body.multitask_strategy ?? "reject",
+      idempotencyKey: key,
+      ...(body.after_seconds ? { startDelayMs: Math.round(body.after_seconds * 1000) } : {}),
+    });
+    return { record, threadId };
+  }
+
+  /** The caller's run on that thread (kind `run` only), else 404. */
+  async getOwned(threadId: string, runId: string, userId: string): Promise<RunRow> {
+    const row = await this.fawn.stores.runs.get(runId, { userId });
+    if (!row || row.thread_id !== threadId || row.operation_kind !== "run")
+      throw runNotFound(runId);
+    return row;
+  }
+
+  async list(
+    threadId: string,
+    userId: string,
+    page: { limit: number; offset: number; status?: RunStatus | undefined },
+  ): Promise<RunRow[]> {
+    await this.threads.getOwned(threadId, userId);
+    return this.fawn.stores.runs.listByThread(threadId, {
+      userId,
+      limit: page.limit,
+      offset: page.offset,
+      ...(page.status ? { status: page.status } : {}),
+    });
+  }
+
+  /** 202 when the cancel was accepted, 204 when `wait` saw the run finish. */
+  async cancel(
+    threadId: string,
+    runId: string,
+    userId: string,
+    options: { action: CancelAction; wait: boolean; signal?: AbortSignal },
+  ): Promise<202 | 204> {
+    await this.getOwned(threadId, runId, userId);
+    const outcome = await this.fawn.manager.cancel(runId, { action: options.action });
+    const row = await this.fawn.stores.runs.get(runId);
+    mapCancelOutcome(outcome, runId, row, this.fawn.manager.ownership.leaseSeconds);
+    if (!options.wait) return 202;
+    await waitForRunEnd(this.fawn, runId, options.signal);
+    return 204;
+  }
+
+  /** Deletes a finished run and its events; 409 while it is active. */
+  async delete(threadId: string, runId: string, userId: string): Promise<void> {
+    const row = await this.getOwned(threadId, runId, userId);
+    if (isActiveStatus(row.status) || this.fawn.manager.getLocal(runId)?.taskIsLive()) {
+      throw new ConflictError(`Run ${runId} is still active; cancel it before deleting it.`);
+    }
+    await this.fawn.stores.events.deleteByRun(threadId, runId, { userId });
+    await this.fawn.stores.runs.delete(runId, { userId });
+    this.fawn.manager.forget(runId);
+  }
+
+  /**
+   * A live run executing in another process can only be streamed through a cross-process bridge
+   * (Redis); with the in-memory bridge its events are not visible here.
+   */
+  async assertStreamable(runId: string): Promise<void> {
+    const { bridge, manager, stores } = this.fawn;
+    if (bridge.supportsCrossProcess || manager.getLocal(runId)) return;
+    const row = await stores.runs.get(runId);
+    if (row && isActiveStatus(row.status) && !(await bridge.streamExists(runId))) {
+      throw new ConflictError(
+        `Run ${runId} is executing on another server process and this server has no shared stream bridge; set FAWN_REDIS_URL to stream it from any process.`,
+      );
+    }
+  }
+
+  waitForEnd(runId: string, signal?: AbortSignal): Promise<RunRow | null> {
+    return waitForRunEnd(this.fawn, runId, signal);
+  }
+
+  /**
+   * What `/wait` and `/join` answer: the thread's values after the run; a failed run adds
+   * LangGraph's `__error__` so the SDK raises it.
+   */
+  async finalValues(threadId: string, row: RunRow | null): Promise<Record<string, Json>> {
+    const { values } = await this.state.state(threadId);
+    if (row?.status === "error") {
+      return { ...values, __error__: { error: "RunError", message: row.error ?? "Run failed" } };
+    }
+    return values;
+  }
+
+  private async replayIdempotent(
+    key: string,
+    userId: string,
+    pathThreadId: string | null,
+  ): Promise<CreatedRun | null> {
+    const row = await this.fawn.stores.runs.getByIdempotencyKey(key);
+    if (!row) return null;
+    if (row.user_id !== userId || (pathThreadId !== null && row.thread_id !== pathThreadId)) {
+      throw new IdempotencyMismatchError(key.slice(`http:${userId}:`.length));
+    }
+    const record = await this.fawn.manager.get(row.run_id);
+    if (!record) return null;
+    return { record, threadId: row.thread_id };
+  }
+
+  /** A resume/fork point must belong to the thread and exist. */
+  private async checkCheckpoint(
+    threadId: string,
+    body: RunCreateBody,
+    threadExists: boolean,
+  ): Promise<void> {
+    const checkpointThread = body.checkpoint?.thread_id;
+    if (checkpointThread && checkpointThread !== threadId) {
+      throw new BadRequestError(
+        "checkpoint.thread_id names another thread; a run can only resume its own thread.",
+      );
+    }
+    const checkpointId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id;
+    if (!checkpointId) return;
+    const tuple = threadExists
+      ? await this.state.tuple(threadId, {
+          checkpoint_id: checkpointId,
+          checkpoint_ns: body.checkpoint?.checkpoint_ns ?? "",
+        })
+      : undefined;
+    if (!tuple)
+      throw new NotFoundError(`Checkpoint ${checkpointId} not found on thread ${threadId}.`);
+  }
+}
+
+function statelessThreadId(body: RunCreateBody): string {
+  const requested = body.config?.configurable?.thread_id;
+  if (requested === undefined || requested === null) return newThreadId();
+  if (!isValidId(requested)) {
+    throw new BadRequestError(
+      'config.configurable.thread_id must be a UUID or 1-64 characters of letters, digits, "_" or "-".',
+    );
+  }
+  return requested;
+}
+
+export function threadNotFound(threadId: string): NotFoundError {
+  return new NotFoundError(`Thread ${threadId} not found.`);
+}
+
+export function runNotFound(runId: string): NotFoundError {
+  return new NotFoundError(`Run ${runId} not found.`);
+}

@@ -1,0 +1,86 @@
+import type { RunInvocation } from "../../runtime/run-service.js";
+import type { GraphStreamMode } from "../../runtime/worker/run-context.js";
+import type { ApiStreamMode, RunCreateBody } from "./run-schemas.js";
+
+/**
+ * What the gateway stores in a run's kwargs besides what the worker reads: the run's delivery
+ * options, read back by the completion hook.
+ */
+export interface GatewayInvocation extends RunInvocation {
+  webhook?: string;
+}
+
+export const DEFAULT_RECURSION_LIMIT = 100;
+
+/** Keys a client must not set in `configurable`: the server stamps or derives them. */
+const SERVER_OWNED_CONFIGURABLE = new Set([
+  "thread_id",
+  "run_id",
+  "user_id",
+  "checkpoint_id",
+  "checkpoint_ns",
+  "checkpoint_map",
+  "langgraph_auth_user",
+  "langgraph_auth_user_id",
+  "langgraph_auth_permissions",
+]);
+
+export interface InvocationContext {
+  threadId: string;
+  userId: string;
+  maxRecursionLimit: number;
+}
+
+/** API stream modes → graph stream modes, deduplicated, `values` when none is given. */
+export function graphStreamModes(
+  modes: ApiStreamMode | ApiStreamMode[] | null | undefined,
+): GraphStreamMode[] {
+  const list: ApiStreamMode[] = modes == null ? ["values"] : Array.isArray(modes) ? modes : [modes];
+  const graph = list.map(
+    (mode): GraphStreamMode => (mode === "messages-tuple" ? "messages" : mode),
+  );
+  return graph.length > 0 ? [...new Set(graph)] : ["values"];
+}
+
+/**
+ * Turn a run-creation body into the invocation the worker executes. The config uses LangGraph.js
+ * option names (`recursionLimit`, `durability`, `context`) because the worker passes it to
+ * `graph.stream` as is.
+ */
+export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): GatewayInvocation {
+  const raw = body.config ?? {};
+  const configurable: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries({
+    ...(body.context ?? {}),
+    ...(raw.configurable ?? {}),
+  })) {
+    if (!SERVER_OWNED_CONFIGURABLE.has(key) && !key.startsWith("__")) configurable[key] = value;
+  }
+  configurable.user_id = ctx.userId;
+  const checkpointId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id ?? null;
+  if (checkpointId) {
+    configurable.checkpoint_id = checkpointId;
+    configurable.checkpoint_ns = body.checkpoint?.checkpoint_ns ?? "";
+  }
+  const durability =
+    body.durability ??
+    (body.checkpoint_during == null ? null : body.checkpoint_during ? "async" : "exit");
+  const config: Record<string, unknown> = {
+    configurable,
+    recursionLimit: Math.min(raw.recursion_limit ?? DEFAULT_RECURSION_LIMIT, ctx.maxRecursionLimit),
+    ...(raw.tags ? { tags: raw.tags } : {}),
+    ...(raw.run_name ? { run_name: raw.run_name } : {}),
+    ...(durability ? { durability } : {}),
+    ...(body.context ? { context: { ...body.context, user_id: ctx.userId } } : {}),
+  };
+  return {
+    input: body.input ?? null,
+    ...(body.command ? { command: body.command } : {}),
+    config,
+    stream_mode: graphStreamModes(body.stream_mode),
+    stream_subgraphs: body.stream_subgraphs ?? false,
+    ...(body.interrupt_before ? { interrupt_before: body.interrupt_before } : {}),
+    ...(body.interrupt_after ? { interrupt_after: body.interrupt_after } : {}),
+    ...(body.webhook ? { webhook: body.webhook } : {}),
+  };
+}

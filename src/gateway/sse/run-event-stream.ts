@@ -1,0 +1,89 @@
+import { describeError } from "../../core/errors.js";
+import type { Logger } from "../../core/logger.js";
+import { type RunFramesOptions, runFrames } from "./run-frames.js";
+import { eventFrame } from "./sse-frame.js";
+
+/** Test seam: lets a test drop or cut a live stream to exercise client reconnects. */
+export interface StreamTestHooks {
+  /**
+   * Called before each event frame is written. `drop` destroys the connection (a network error
+   * for the client); `close` ends the response cleanly but without `end`.
+   */
+  beforeEventFrame?(info: {
+    runId: string;
+    index: number;
+    event: string;
+  }): "drop" | "close" | undefined;
+}
+
+export interface RunEventStreamOptions extends RunFramesOptions {
+  /** Called once if the client goes away before the last frame. */
+  onDisconnect?: (() => void) | undefined;
+  hooks?: StreamTestHooks | undefined;
+  logger: Logger;
+}
+
+/**
+ * A streaming response body: frames are pulled from the bridge as the socket drains, never
+ * buffered. The subscription ends when the client disconnects.
+ */
+export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const abort = new AbortController();
+  const frames = runFrames(o, abort.signal);
+  let finished = false;
+  let index = 0;
+  const stop = async (): Promise<void> => {
+    finished = true;
+    abort.abort();
+    await frames.return(undefined).catch(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await frames.next();
+        if (next.done) {
+          finished = true;
+          controller.close();
+          return;
+        }
+        const frame = next.value;
+        if (frame.kind === "event") {
+          const action = o.hooks?.beforeEventFrame?.({
+            runId: o.runId,
+            index: index++,
+            event: frame.event,
+          });
+          if (action) {
+            await stop();
+            if (action === "drop") controller.error(new Error("stream dropped by a test hook"));
+            else controller.close();
+            return;
+          }
+        }
+        controller.enqueue(encoder.encode(frame.text));
+        if (frame.kind === "final") {
+          await stop();
+          controller.close();
+        }
+      } catch (error) {
+        o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
+        await stop();
+        controller.enqueue(
+          encoder.encode(
+            eventFrame("error", {
+              message: "The event stream failed; rejoin it.",
+              name: "StreamError",
+            }),
+          ),
+        );
+        controller.close();
+      }
+    },
+    async cancel() {
+      const early = !finished;
+      await stop();
+      if (early) o.onDisconnect?.();
+    },
+  });
+}

@@ -1,0 +1,114 @@
+import type { Fawn } from "../../embedded/create-fawn.js";
+import { isTerminalStatus } from "../../runtime/run-types.js";
+import type { StreamGap } from "../../runtime/stream-bridge.js";
+import { eventFrame, HEARTBEAT_FRAME } from "./sse-frame.js";
+
+export type Frame =
+  | { kind: "event"; event: string; text: string }
+  | { kind: "heartbeat"; text: string }
+  /** `end` or `gap`: the last frame of the response. */
+  | { kind: "final"; text: string };
+
+export interface RunFramesOptions {
+  fawn: Fawn;
+  runId: string;
+  threadId: string;
+  lastEventId: string | null;
+  heartbeatMs: number;
+  /** Graph modes to forward (a join's `stream_mode`); null forwards everything. */
+  modes: readonly string[] | null;
+}
+
+/** Events every consumer gets whatever modes it asked for. */
+const ALWAYS_FORWARDED = new Set(["metadata", "error", "end"]);
+
+/**
+ * A run's SSE frames from the stream bridge: `metadata` first (synthesized when the bridge has
+ * none, e.g. a run cancelled before it started), then the events after `lastEventId`, heartbeats
+ * while idle, and `end` last — or `gap` when the resume point was evicted.
+ */
+export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): AsyncGenerator<Frame> {
+  const { bridge } = o.fawn;
+  const resumed = o.lastEventId !== null;
+  let metadataSent = resumed;
+  const metadata = (): Frame => ({
+    kind: "event",
+    event: "metadata",
+    text: eventFrame("metadata", { run_id: o.runId, thread_id: o.threadId }),
+  });
+  // A finished run whose live buffer was already reaped: there is nothing left to replay.
+  if (!(await bridge.streamExists(o.runId)) && (await runIsFinished(o.fawn, o.runId))) {
+    if (!metadataSent) yield metadata();
+    yield endFrame();
+    return;
+  }
+  for await (const item of bridge.subscribe(o.runId, {
+    lastEventId: o.lastEventId,
+    heartbeatMs: o.heartbeatMs,
+    signal,
+  })) {
+    switch (item.kind) {
+      case "event": {
+        const { event } = item;
+        if (!metadataSent) {
+          metadataSent = true;
+          if (event.event !== "metadata") yield metadata();
+        }
+        if (forwards(o.modes, event.event)) {
+          yield {
+            kind: "event",
+            event: event.event,
+            text: eventFrame(event.event, event.data, event.id),
+          };
+        }
+        break;
+      }
+      case "heartbeat":
+        yield { kind: "heartbeat", text: HEARTBEAT_FRAME };
+        // Safety net: a run that ended where this bridge cannot see its `end` (another process,
+        // a reaped buffer) must not keep the client waiting forever.
+        if (await runIsFinished(o.fawn, o.runId)) {
+          yield endFrame();
+          return;
+        }
+        break;
+      case "gap":
+        yield { kind: "final", text: eventFrame("gap", gapPayload(o.runId, item.gap)) };
+        return;
+      case "end":
+        if (!metadataSent) yield metadata();
+        yield endFrame();
+        return;
+    }
+  }
+  // The bridge dropped the stream (cleanup) without an `end` for this subscriber.
+  if (!signal.aborted) yield endFrame();
+}
+
+function endFrame(): Frame {
+  return { kind: "final", text: eventFrame("end", null) };
+}
+
+function forwards(modes: readonly string[] | null, event: string): boolean {
+  if (modes === null || ALWAYS_FORWARDED.has(event)) return true;
+  return modes.includes(event.split("|")[0] ?? event);
+}
+
+function gapPayload(runId: string, gap: StreamGap): Record<string, unknown> {
+  return {
+    code: "stream_replay_gap",
+    run_id: runId,
+    requested_event_id: gap.requestedEventId,
+    earliest_available_event_id: gap.earliestAvailableEventId,
+    latest_available_event_id: gap.latestAvailableEventId,
+    recovery: "reload_durable_state",
+  };
+}
+
+/** True once the run is terminal and no local worker is still finishing it. */
+export async function runIsFinished(fawn: Fawn, runId: string): Promise<boolean> {
+  const local = fawn.manager.getLocal(runId);
+  if (local) return !local.taskIsLive() && isTerminalStatus(local.status) && !local.queued;
+  const row = await fawn.stores.runs.get(runId);
+  return row === null || isTerminalStatus(row.status);
+}

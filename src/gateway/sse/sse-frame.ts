@@ -1,0 +1,37 @@
+/**
+ * The SSE wire format the LangGraph SDK parses: `event:` then one `data:` line of JSON, then `id:`
+ * when the event has one, then a blank line. Comments (`: …`) are heartbeats.
+ */
+
+export const HEARTBEAT_FRAME = ": heartbeat\n\n";
+
+/** Line breaks would end a field early; an SSE field value must be one line. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]/g, " ");
+}
+
+export function eventFrame(event: string, data: unknown, id?: string | null): string {
+  // JSON.stringify escapes line breaks inside strings, so the data stays on one line.
+  const json = JSON.stringify(data ?? null) ?? "null";
+  const idLine = id ? `id: ${oneLine(id)}\n` : "";
+  return `event: ${oneLine(event)}\ndata: ${json}\n${idLine}\n`;
+}
+
+/** Headers of every SSE response; the locations let the SDK learn ids and reconnect. */
+export function sseHeaders(threadId: string, runId: string): Record<string, string> {
+  return {
+    "Content-Type": "text/event-stream; charset=utf-8",
+    "Cache-Control": "no-cache",
+    "X-Accel-Buffering": "no",
+    ...runLocationHeaders(threadId, runId),
+  };
+}
+
+/**
+ * Paths relative to the API prefix, as LangGraph sends them: the SDK prefixes its `apiUrl`
+ * (`…/api` or `…/api/langgraph`) to `Location` when it reconnects.
+ */
+export function runLocationHeaders(threadId: string, runId: string): Record<string, string> {
+  const run = `/threads/${encodeURIComponent(threadId)}/runs/${encodeURIComponent(runId)}`;
+  return { "Content-Location": run, Location: `${run}/stream` };
+}

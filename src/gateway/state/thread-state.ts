@@ -1,0 +1,54 @@
+import type { Json } from "../../runtime/serialize.js";
+
+/** LangGraph's checkpoint reference, as the SDK sends and expects it. */
+export interface CheckpointRef {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string | null;
+  checkpoint_map: Record<string, Json> | null;
+}
+
+export interface ApiInterrupt {
+  id?: string;
+  value: Json;
+  [key: string]: Json | undefined;
+}
+
+export interface ApiTask {
+  id: string;
+  name: string;
+  error: string | null;
+  interrupts: ApiInterrupt[];
+  checkpoint: CheckpointRef | null;
+  state: null;
+  result?: Json;
+}
+
+/** `ThreadState` of the LangGraph API, plus the reference's flat id fields (additive). */
+export interface ApiThreadState {
+  values: Record<string, Json>;
+  next: string[];
+  tasks: ApiTask[];
+  metadata: Record<string, Json>;
+  created_at: string | null;
+  checkpoint: CheckpointRef | null;
+  parent_checkpoint: CheckpointRef | null;
+  interrupts: ApiInterrupt[];
+  checkpoint_id: string | null;
+  parent_checkpoint_id: string | null;
+}
+
+export function emptyThreadState(): ApiThreadState {
+  return {
+    values: {},
+    next: [],
+    tasks: [],
+    metadata: {},
+    created_at: null,
+    checkpoint: null,
+    parent_checkpoint: null,
+    interrupts: [],
+    checkpoint_id: null,
+    parent_checkpoint_id: null,
+  };
+}

@@ -1,0 +1,196 @@
+import type { z } from "zod";
+import { isoNow } from "../../core/clock.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../core/errors.js";
+import { newThreadId } from "../../core/ids.js";
+import type { Fawn } from "../../embedded/create-fawn.js";
+import type { ThreadRow, ThreadStatus } from "../../runtime/thread-store.js";
+import type { ThreadStateService } from "../state/thread-state-service.js";
+import { withThreadOperation } from "./thread-operation.js";
+import { type ApiThread, toApiThread } from "./thread-response.js";
+import type { ThreadSearchBody, threadCreateBody } from "./thread-schemas.js";
+
+/** Metadata keys the server owns; a client cannot set them. */
+const SERVER_OWNED_METADATA = ["user_id", "owner_id"];
+
+export function clientMetadata(
+  metadata: Record<string, unknown> | null | undefined,
+): Record<string, unknown> {
+  const out = { ...(metadata ?? {}) };
+  for (const key of SERVER_OWNED_METADATA) delete out[key];
+  return out;
+}
+
+/** Thread rows and their state, always on behalf of one user: another user's ids are 404. */
+export class ThreadService {
+  constructor(
+    private readonly fawn: Fawn,
+    private readonly state: ThreadStateService,
+  ) {}
+
+  async getOwned(threadId: string, userId: string): Promise<ThreadRow> {
+    const row = await this.fawn.stores.threads.get(threadId, { userId });
+    if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
+    return row;
+  }
+
+  /** The row with its head state, as the API shows it. */
+  async read(threadId: string, userId: string): Promise<ApiThread> {
+    const row = await this.getOwned(threadId, userId);
+    return toApiThread(row, await this.state.state(threadId));
+  }
+
+  /**
+   * Create, or (by default, and with `if_exists: do_nothing`) return the caller's existing thread
+   * of that id. `if_exists: raise` and an id taken by another user are 409.
+   */
+  async create(userId: string, body: z.output<typeof threadCreateBody>): Promise<ApiThread> {
+    if (body.supersteps?.some((step) => step.updates.some((u) => u.command != null))) {
+      throw new ValidationError(
+        "supersteps with a command are not supported; send values updates.",
+      );
+    }
+    const threadId = body.thread_id ?? newThreadId();
+    const metadata = clientMetadata(body.metadata);
+    const { thread, created } = await this.fawn.stores.threads.create({
+      thread_id: threadId,
+      user_id: userId,
+      assistant_id: body.assistant_id ?? null,
+      metadata,
+      created_at: isoNow(),
+    });
+    if (!created) {
+      if (thread.user_id !== userId || body.if_exists === "raise") {
+        throw new ConflictError(`Thread ${threadId} already exists; choose another thread_id.`);
+      }
+      return toApiThread(thread, await this.state.state(threadId));
+    }
+    for (const step of body.supersteps ?? []) {
+      for (const update of step.updates) {
+        await this.state.update(threadId, { values: update.values ?? {}, asNode: update.as_node });
+      }
+    }
+    return toApiThread(thread, await this.state.state(threadId));
+  }
+
+  /** Create the caller's thread if it does not exist yet (run creation with `if_not_exists`). */
+  async ensure(
+    threadId: string,
+    userId: string,
+    metadata: Record<string, unknown> = {},
+  ): Promise<ThreadRow> {
+    const { thread } = await this.fawn.stores.threads.create({
+      thread_id: threadId,
+      user_id: userId,
+      metadata: clientMetadata(metadata),
+      created_at: isoNow(),
+    });
+    if (thread.user_id !== userId) throw new NotFoundError(`Thread ${threadId} not found.`);
+    return thread;
+  }
+
+  async patch(
+    threadId: string,
+    userId: string,
+    metadata: Record<string, unknown>,
+  ): Promise<ApiThread> {
+    const row = await this.fawn.stores.threads.update(
+      threadId,
+      { metadata: clientMetadata(metadata) },
+      { userId },
+    );
+    if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
+    return toApiThread(row, await this.state.state(threadId));
+  }
+
+  /** Removes checkpoints, events, runs and the row; 409 while any work is in flight. */
+  async delete(threadId: string, userId: string): Promise<void> {
+    await this.getOwned(threadId, userId);
+    const { manager, stores } = this.fawn;
+    await withThreadOperation(
+      { manager, runs: stores.runs },
+      threadId,
+      userId,
+      "delete",
+      async () => {
+        await this.state.deleteThread(threadId);
+        await stores.events.deleteByThread(threadId);
+        await stores.runs.deleteByThread(threadId);
+        for (const record of manager.localRecords()) {
+          if (record.threadId === threadId) manager.forget(record.runId);
+        }
+        await stores.threads.delete(threadId, { userId });
+      },
+    );
+  }
+
+  async search(userId: string, body: ThreadSearchBody): Promise<ApiThread[]> {
+    const limit = body.limit ?? 10;
+    const offset = body.offset ?? 0;
+    const rows = body.ids
+      ? await this.searchByIds(userId, body.ids, body)
+      : await this.fawn.stores.threads.search({
+          userId,
+          ...(body.metadata ? { metadata: body.metadata } : {}),
+          ...(body.status ? { status: body.status } : {}),
+          limit,
+          offset,
+          sortBy: storeSortColumn(body.sort_by),
+          sortOrder: body.sort_order ?? "desc",
+        });
+    const page = body.ids ? rows.slice(offset, offset + limit) : rows;
+    const wantValues = body.select?.includes("values") ?? false;
+    return Promise.all(
+      page.map(async (row) =>
+        toApiThread(row, wantValues ? await this.state.state(row.thread_id) : null),
+      ),
+    );
+  }
+
+  async count(
+    userId: string,
+    filter: { metadata?: Record<string, unknown> | null; status?: ThreadStatus | null },
+  ): Promise<number> {
+    return this.fawn.stores.threads.count({
+      userId,
+      ...(filter.metadata ? { metadata: filter.metadata } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+    });
+  }
+
+  private async searchByIds(
+    userId: string,
+    ids: string[],
+    body: ThreadSearchBody,
+  ): Promise<ThreadRow[]> {
+    const rows = await Promise.all(
+      [...new Set(ids)].map((id) => this.fawn.stores.threads.get(id, { userId })),
+    );
+    const column = storeSortColumn(body.sort_by);
+    const direction = body.sort_order === "asc" ? 1 : -1;
+    return rows
+      .filter((row): row is ThreadRow => row !== null)
+      .filter((row) => !body.status || row.status === body.status)
+      .filter((row) =>
+        Object.entries(body.metadata ?? {}).every(
+          ([key, value]) => JSON.stringify(row.metadata[key]) === JSON.stringify(value),
+        ),
+      )
+      .sort((a, b) => direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0));
+  }
+}
+
+function storeSortColumn(
+  sortBy: ThreadSearchBody["sort_by"],
+): "created_at" | "updated_at" | "thread_id" {
+  switch (sortBy) {
+    case "thread_id":
+    case "created_at":
+      return sortBy;
+    case "updated_at":
+    case "state_updated_at":
+    case "status":
+      return "updated_at";
+    default:
+      return "created_at";
+  }
+}

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { parseConfig } from "../../../src/core/config/load-config.js";
+import { createLogger } from "../../../src/core/logger.js";
+import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
+import { createGatewayApp } from "../../../src/gateway/app.js";
+import { streamingAgentFromGraph } from "../../../src/gateway/echo-agent.js";
+import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
+import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
+import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
+import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
+import { buildTestGraph, GraphControls } from "./test-graph.js";
+
+export interface GatewayHarness {
+  url: string;
+  /** `…/api` — the SDK's `apiUrl`. */
+  apiUrl: string;
+  client: Client;
+  fawn: Fawn;
+  controls: GraphControls;
+  /** Mutable: a test sets `beforeEventFrame` to drop a stream once. */
+  streamHooks: StreamTestHooks;
+  close(): Promise<void>;
+}
+
+/** A real gateway over HTTP on 127.0.0.1 (ephemeral port), memory stores, the test graph. */
+export async function startGatewayHarness(
+  options: { heartbeatMs?: number } = {},
+): Promise<GatewayHarness> {
+  const home = await mkdtemp(join(tmpdir(), "fawn-gateway-"));
+  const { config } = parseConfig(
+    { database: { url: "memory:" } },
+    { env: { FAWN_HOME: home }, cwd: home },
+  );
+  const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
+  const controls = new GraphControls();
+  const hooks = new RunCompletionHooks(logger);
+  let agent: StreamingAgent | undefined;
+  const fawn: Fawn = await createFawn({
+    config,
+    logger,
+    // Built on first use: the graph needs the checkpointer createFawn chose.
+    agentFactory: () => {
+      agent ??= streamingAgentFromGraph(buildTestGraph(fawn.checkpointer, controls));
+      return agent;
+    },
+    runContext: { onRunCompleted: hooks.onRunCompleted, streamRetentionMs: 60_000 },
+  });
+  hooks.attach(fawn);
+  const streamHooks: StreamTestHooks = {};
+  const app = createGatewayApp({
+    fawn,
+    logger,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    streamHooks,
+  });
+  const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
+  const apiUrl = `${server.url}/api`;
+  return {
+    url: server.url,
+    apiUrl,
+    client: new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }),
+    fawn,
+    controls,
+    streamHooks,
+    async close() {
+      controls.releaseAll();
+      await server.close();
+      await fawn.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
