@@ -1,0 +1,38 @@
+import { Command, InvalidArgumentError } from "commander";
+import { FAWN_VERSION } from "../gateway/system-routes.js";
+import { serve } from "./serve.js";
+
+/** The `fawn` command line. */
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("fawn")
+    .description("Self-hostable super-agent harness with a LangGraph-compatible API.")
+    .version(FAWN_VERSION);
+  program
+    .command("serve")
+    .description("Serve the HTTP API and the agent runtime (config.yaml + FAWN_* environment).")
+    .option(
+      "-p, --port <port>",
+      "port to listen on (overrides FAWN_PORT and server.port)",
+      parsePort,
+    )
+    .option("--host <host>", "interface to bind (overrides server.host)")
+    .action(async (options: { port?: number; host?: string }) => {
+      await serve(options);
+    });
+  return program;
+}
+
+function parsePort(value: string): number {
+  const port = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535))
+    throw new InvalidArgumentError("expected a port number from 0 to 65535");
+  return port;
+}
+
+await buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    process.stderr.write(`fawn: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,61 @@
+import { loadConfig } from "../core/config/load-config.js";
+import { describeError } from "../core/errors.js";
+import { createLogger } from "../core/logger.js";
+import { createFawn, type Fawn } from "../embedded/create-fawn.js";
+import { createGatewayApp } from "../gateway/app.js";
+import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
+import { startGatewayServer } from "../gateway/server.js";
+import { servedAgent } from "./served-agent.js";
+
+export interface ServeOptions {
+  port?: number;
+  host?: string;
+}
+
+/**
+ * `fawn serve`: config → Fawn runtime → gateway on `server.host:server.port`. SIGINT/SIGTERM stop
+ * accepting connections, let the runtime interrupt and finalize its runs, then exit.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const { config, warnings, source } = await loadConfig();
+  const logger = createLogger({ level: config.log_level });
+  for (const warning of warnings) logger.warn({ source }, `config: ${warning}`);
+  const port = options.port ?? config.server.port;
+  const host = options.host ?? config.server.host;
+
+  const hooks = new RunCompletionHooks(logger);
+  const agent = servedAgent();
+  const fawn: Fawn = await createFawn({
+    config,
+    logger,
+    agentFactory: (args) => agent.factory(fawn.checkpointer)(args),
+    runContext: { onRunCompleted: hooks.onRunCompleted },
+  });
+  hooks.attach(fawn);
+  const app = createGatewayApp({ fawn, logger, agent: agent.description });
+  const server = await startGatewayServer(app, { port, host });
+  process.stdout.write(
+    `Fawn ${agent.description.kind === "echo" ? "(echo agent) " : ""}listening on ${server.url}\n` +
+      `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${config.database.url}\n`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    server.stopAccepting();
+    try {
+      await fawn.close();
+    } catch (error) {
+      logger.error({ error: describeError(error) }, "runtime shutdown failed");
+      process.exitCode = 1;
+    }
+    await server.close();
+    // Runs are finalized and stores closed; leftover timers (stream retention) must not keep the
+    // process alive.
+    process.exit();
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
