@@ -1,0 +1,202 @@
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { Runnable } from "@langchain/core/runnables";
+import { sleep } from "../../core/async/deadline.js";
+import { raceCancellation } from "../../core/async/task.js";
+import { CallerTracker } from "./caller-tracker.js";
+import { toScriptMessages } from "./langchain-messages.js";
+import {
+  answerFromScript,
+  estimateTokens,
+  isMiddlewareCaller,
+  middlewareReply,
+  replyText,
+  type ScriptedReply,
+  splitIntoChunks,
+} from "./script-engine.js";
+import type { Script } from "./script-schema.js";
+
+export interface ScriptedChatModelCallOptions extends BaseChatModelCallOptions {
+  /** Who is calling (`lead_agent`, `middleware:title`, …); overrides the call's tags. */
+  caller?: string;
+  /** Bound tools; the script decides the calls, so they are only kept for inspection. */
+  tools?: BindToolsInput[];
+}
+
+export interface ScriptedChatModelInput extends BaseChatModelParams {
+  /** The script, or a loader run once on first use (file reading stays off the constructor). */
+  script: Script | (() => Promise<Script>);
+  /** Reported as `response_metadata.model_name`. */
+  modelName?: string;
+}
+
+/**
+ * A deterministic chat model that replays a script: for demos, tests and benchmarks. It streams
+ * content in word chunks, emits tool calls and usage like a real provider, and answers
+ * middleware calls (tagged `middleware:*`) without consuming a turn.
+ */
+export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOptions, AIMessageChunk> {
+  static override lc_name(): string {
+    return "ScriptedChatModel";
+  }
+
+  readonly modelName: string;
+  private readonly tracker: CallerTracker;
+  private scriptPromise: Promise<Script> | null = null;
+  private readonly scriptSource: Script | (() => Promise<Script>);
+
+  constructor(fields: ScriptedChatModelInput) {
+    const tracker = new CallerTracker();
+    const { script, modelName, callbacks, ...params } = fields;
+    super({ ...params, callbacks: withTracker(tracker, callbacks) });
+    this.tracker = tracker;
+    this.scriptSource = script;
+    this.modelName = modelName ?? "scripted";
+  }
+
+  _llmType(): string {
+    return "scripted";
+  }
+
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<ScriptedChatModelCallOptions>,
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, ScriptedChatModelCallOptions> {
+    return this.withConfig({ ...kwargs, tools });
+  }
+
+  /** The script, loaded once. A failed load is retried on the next call. */
+  script(): Promise<Script> {
+    if (typeof this.scriptSource !== "function") return Promise.resolve(this.scriptSource);
+    if (!this.scriptPromise) {
+      this.scriptPromise = this.scriptSource().catch((error: unknown) => {
+        this.scriptPromise = null;
+        throw error;
+      });
+    }
+    return this.scriptPromise;
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const reply = await this.reply(messages, options, runManager);
+    if (reply.hang) {
+      // Never answers: only the caller's cancellation ends this call.
+      await raceCancellation(new Promise<never>(() => undefined), options.signal);
+    }
+    const chunks = this.chunksOf(reply, messages);
+    for (const [index, chunk] of chunks.entries()) {
+      if (index > 0 && reply.streamDelayMs > 0) await sleep(reply.streamDelayMs, options.signal);
+      options.signal?.throwIfAborted();
+      yield chunk;
+      await runManager?.handleLLMNewToken(
+        chunk.text,
+        { prompt: 0, completion: 0 },
+        undefined,
+        undefined,
+        undefined,
+        { chunk },
+      );
+    }
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    let whole: ChatGenerationChunk | undefined;
+    for await (const chunk of this._streamResponseChunks(messages, options, runManager)) {
+      whole = whole ? whole.concat(chunk) : chunk;
+    }
+    if (!whole) throw new Error("The scripted model produced no output.");
+    return { generations: [whole] };
+  }
+
+  private async reply(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager: CallbackManagerForLLMRun | undefined,
+  ): Promise<ScriptedReply> {
+    // Read the caller first so the tracker entry is dropped even if the script fails to load.
+    const caller = options.caller ?? this.tracker.take(runManager?.runId);
+    const script = await this.script();
+    const conversation = toScriptMessages(messages);
+    return isMiddlewareCaller(caller)
+      ? middlewareReply(script, caller, conversation)
+      : answerFromScript(script, conversation);
+  }
+
+  /** Reasoning chunks, then content chunks, then one closing chunk with tool calls and usage. */
+  private chunksOf(reply: ScriptedReply, messages: BaseMessage[]): ChatGenerationChunk[] {
+    const chunks: ChatGenerationChunk[] = [];
+    for (const piece of splitIntoChunks(reply.reasoning ?? "")) {
+      chunks.push(
+        new ChatGenerationChunk({
+          text: "",
+          message: new AIMessageChunk({
+            content: "",
+            additional_kwargs: { reasoning_content: piece },
+          }),
+        }),
+      );
+    }
+    for (const piece of splitIntoChunks(reply.content)) {
+      chunks.push(
+        new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) }),
+      );
+    }
+    const inputTokens = estimateTokens(
+      toScriptMessages(messages)
+        .map((m) => m.text)
+        .join(""),
+    );
+    const outputTokens = estimateTokens(replyText(reply));
+    chunks.push(
+      new ChatGenerationChunk({
+        text: "",
+        message: new AIMessageChunk({
+          content: "",
+          tool_call_chunks: reply.toolCalls.map((call, index) => ({
+            type: "tool_call_chunk",
+            id: call.id,
+            name: call.name,
+            args: JSON.stringify(call.args),
+            index,
+          })),
+          usage_metadata: {
+            input_tokens: inputTokens,
+            output_tokens: outputTokens,
+            total_tokens: inputTokens + outputTokens,
+          },
+          response_metadata: {
+            model_name: this.modelName,
+            finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+          },
+        }),
+      }),
+    );
+    return chunks;
+  }
+}
+
+function withTracker(
+  tracker: CallerTracker,
+  callbacks: BaseChatModelParams["callbacks"],
+): BaseChatModelParams["callbacks"] {
+  if (callbacks === undefined) return [tracker];
+  if (Array.isArray(callbacks)) return [tracker, ...callbacks];
+  callbacks.addHandler(tracker);
+  return callbacks;
+}
