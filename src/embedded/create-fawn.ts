@@ -82,7 +82,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   });
   const recovery = new OrphanRecovery(runs, stores.threads);
   await recovery.runOnce("startup");
-  recovery.attach();
+  recovery.start((config.runtime.recovery_interval_seconds ?? 1) * 1000);
   manager.startHeartbeat();
   return {
     config,

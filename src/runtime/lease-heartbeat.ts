@@ -25,14 +25,10 @@ export function resolveOwnershipConfig(
 /**
  * Renews the leases of the runs this process owns every `lease/3` seconds, fences runs whose
  * lease could not be confirmed in time, and delivers durable cancel requests to local runs.
- * Periodic orphan recovery hooks in through `onCycle`.
  */
 export class LeaseHeartbeat {
   private timer: NodeJS.Timeout | null = null;
   private cycle: Promise<void> | null = null;
-  private cycles = 0;
-  /** Called after every cycle with its number (the server schedules orphan recovery from here). */
-  onCycle: ((cycle: number) => void) | null = null;
 
   constructor(private readonly manager: RunManager) {}
 
@@ -54,8 +50,6 @@ export class LeaseHeartbeat {
         })
         .finally(() => {
           this.cycle = null;
-          this.cycles += 1;
-          this.onCycle?.(this.cycles);
         });
     }, intervalMs);
     this.timer.unref();

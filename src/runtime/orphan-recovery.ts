@@ -16,30 +16,32 @@ export interface RecoveryTally {
 }
 
 /**
- * Scan on every heartbeat cycle (lease/3): one indexed query, and it bounds recovery latency by
- * lease + grace + lease/3.
+ * The default scan interval. A scan is one indexed query, so scanning every second is cheap and
+ * bounds recovery latency (SIGKILL → recovered terminal) by lease + grace + 1 s.
  */
-const CYCLES_PER_SCAN = 1;
+export const DEFAULT_RECOVERY_INTERVAL_MS = 1000;
 
 /**
- * Recovers runs of dead processes: at start-up and periodically (from the lease heartbeat).
- * Single-flight, so a slow store never stacks scans, and never awaited by the heartbeat itself.
+ * Recovers runs of dead processes: at start-up and periodically. Single-flight, so a slow store
+ * never stacks scans; it runs on its own timer, so it never delays lease renewal or shutdown.
  */
 export class OrphanRecovery {
   private readonly flight = new SingleFlight<string, RecoveryTally>();
   private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly service: RunService,
     private readonly threads: Pick<ThreadStore, "updateStatus"> | null,
   ) {}
 
-  /** Schedule periodic scans on the manager's heartbeat. */
-  attach(): void {
-    this.service.manager.heartbeat.onCycle = (cycle) => {
-      if (cycle % CYCLES_PER_SCAN === 0 && !this.stopped)
-        void this.runOnce("periodic").catch(() => undefined);
-    };
+  /** Scan periodically (only meaningful with leases, i.e. heartbeat enabled). */
+  start(intervalMs = DEFAULT_RECOVERY_INTERVAL_MS): void {
+    if (this.timer || !this.service.manager.heartbeatEnabled) return;
+    this.timer = setInterval(() => {
+      if (!this.stopped) void this.runOnce("periodic").catch(() => undefined);
+    }, intervalMs);
+    this.timer.unref();
   }
 
   async runOnce(reason: RecoveryReason): Promise<RecoveryTally> {
@@ -48,7 +50,8 @@ export class OrphanRecovery {
 
   stop(): void {
     this.stopped = true;
-    this.service.manager.heartbeat.onCycle = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   private async scan(reason: RecoveryReason): Promise<RecoveryTally> {

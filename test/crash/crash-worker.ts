@@ -91,8 +91,13 @@ const manager = new RunManager({
   store: stores.runs,
   eventStore: events,
   workerId: `crash-worker-${process.pid}`,
-  ownership: { heartbeatEnabled: true, leaseSeconds: 30, graceSeconds: 0 },
+  ownership: {
+    heartbeatEnabled: true,
+    leaseSeconds: Number(process.env.FAWN_CRASH_LEASE_SECONDS ?? 30),
+    graceSeconds: 0,
+  },
 });
+manager.startHeartbeat();
 const service = new RunService({
   manager,
   bridge: new MemoryStreamBridge(),

@@ -137,6 +137,8 @@ export const fawnConfigSchema = z
         // On by default: leases let peers and restarts recover a dead process's runs.
         heartbeat_enabled: z.boolean().default(true),
         shutdown_timeout_seconds: z.number().min(0).default(5),
+        /** How often a process looks for runs of dead peers (bounds recovery latency). */
+        recovery_interval_seconds: z.number().min(0.1).default(1),
       })
       .prefault({}),
     server: z
