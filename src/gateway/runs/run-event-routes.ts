@@ -21,6 +21,13 @@ const messagesQuery = z.object({
   after_seq: seq.optional(),
 });
 
+/** Pages backwards only: `after_seq` is refused rather than silently ignored. */
+const pageQuery = messagesQuery.extend({
+  after_seq: z
+    .undefined({ error: "after_seq is not supported here; page backwards with before_seq" })
+    .optional(),
+});
+
 /** An event as the API shows it: the owner column stays on the server. */
 function toApiEvent(event: RunEvent): Omit<RunEvent, "user_id"> {
   const { user_id: _owner, ...rest } = event;
@@ -88,15 +95,7 @@ export function runEventRoutes(s: GatewayServices): Hono<GatewayEnv> {
 
   app.get("/threads/:thread_id/messages/page", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");
-    const query = parseWith(
-      messagesQuery.extend({
-        after_seq: z.undefined({
-          error: "after_seq is not supported here; page backwards with before_seq",
-        }),
-      }),
-      firstValues(c.req.queries()),
-      "query",
-    );
+    const query = parseWith(pageQuery, firstValues(c.req.queries()), "query");
     const userId = c.get("principal").userId;
     await s.threads.getOwned(threadId, userId);
     const page = { ...query, limit: query.limit ?? 50 };
