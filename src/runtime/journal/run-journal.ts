@@ -244,15 +244,17 @@ export class RunJournal extends BaseCallbackHandler {
 
   // ---- LangChain callbacks ----------------------------------------------------------------
 
+  // @langchain/core's CallbackManager calls this as (chain, inputs, runId, parentRunId, tags,
+  // metadata, runType, runName) — not in the order its type declaration lists.
   override handleChainStart(
     chain: { id?: string[]; name?: string },
     _inputs: ChainValues,
     runId: string,
-    _runType?: string,
+    parentRunId?: string,
     tags?: string[],
     _metadata?: Record<string, unknown>,
+    _runType?: string,
     runName?: string,
-    parentRunId?: string,
   ): void {
     if (parentRunId) return;
     this.rootRunIds.add(runId);
