@@ -77,7 +77,8 @@ describe("runs via the SDK", () => {
     };
     expect(lastValues.messages).toHaveLength(2);
 
-    const ids = parts.filter((p) => p.event !== "end").map((p) => p.id);
+    // The SDK yields each frame's `id` though its types leave it out.
+    const ids = parts.filter((p) => p.event !== "end").map((p) => (p as { id?: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -241,7 +242,7 @@ describe("runs via the SDK", () => {
       onDisconnect: "continue",
       ifNotExists: "reject",
       durability: "async",
-      onCompletion: "keep",
+      onCompletion: "complete",
     })) as { messages: unknown[] };
     expect(values.messages).toHaveLength(2);
     const [run] = await client.runs.list(thread.thread_id);

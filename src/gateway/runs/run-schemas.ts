@@ -84,7 +84,7 @@ export const runCreateBody = z.strictObject({
   webhook: webhookUrl.nullish(),
   strict_resume: z.boolean().nullish(),
   multitask_strategy: z.enum(MULTITASK_STRATEGIES).nullish(),
-  on_completion: z.enum(["delete", "keep"]).nullish(),
+  on_completion: z.enum(["delete", "keep", "complete", "continue"]).nullish(),
   on_disconnect: z.enum(["cancel", "continue"]).nullish(),
   after_seconds: z.number().min(0).max(86_400).nullish(),
   if_not_exists: z.enum(["create", "reject"]).nullish(),

@@ -10,6 +10,7 @@ export interface StreamTestHooks {
    * for the client); `close` ends the response cleanly but without `end`.
    */
   beforeEventFrame?(info: {
+    threadId: string;
     runId: string;
     index: number;
     event: string;
@@ -50,6 +51,7 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
         const frame = next.value;
         if (frame.kind === "event") {
           const action = o.hooks?.beforeEventFrame?.({
+            threadId: o.threadId,
             runId: o.runId,
             index: index++,
             event: frame.event,

@@ -26,12 +26,18 @@ export interface GatewayHarness {
 }
 
 /** A real gateway over HTTP on 127.0.0.1 (ephemeral port), memory stores, the test graph. */
-export async function startGatewayHarness(
-  options: { heartbeatMs?: number } = {},
-): Promise<GatewayHarness> {
+export interface HarnessOptions {
+  heartbeatMs?: number;
+  /** Events retained per run stream (default 256). */
+  queueMaxSize?: number;
+  /** How long a finished run's stream stays replayable (default 60 s). */
+  streamRetentionMs?: number;
+}
+
+export async function startGatewayHarness(options: HarnessOptions = {}): Promise<GatewayHarness> {
   const home = await mkdtemp(join(tmpdir(), "fawn-gateway-"));
   const { config } = parseConfig(
-    { database: { url: "memory:" } },
+    { database: { url: "memory:" }, stream_bridge: { queue_maxsize: options.queueMaxSize ?? 256 } },
     { env: { FAWN_HOME: home }, cwd: home },
   );
   const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
@@ -46,7 +52,10 @@ export async function startGatewayHarness(
       agent ??= streamingAgentFromGraph(buildTestGraph(fawn.checkpointer, controls));
       return agent;
     },
-    runContext: { onRunCompleted: hooks.onRunCompleted, streamRetentionMs: 60_000 },
+    runContext: {
+      onRunCompleted: hooks.onRunCompleted,
+      streamRetentionMs: options.streamRetentionMs ?? 60_000,
+    },
   });
   hooks.attach(fawn);
   const streamHooks: StreamTestHooks = {};

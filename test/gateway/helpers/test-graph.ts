@@ -11,12 +11,12 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { Latch } from "../../helpers/latch.js";
 
 /**
- * The graph the gateway suites run. The last human message steers it:
+ * The graph the gateway suites run. Words of the last human message steer it:
  * - `fail` → the node throws;
  * - `hold:<name>` → after answering, waits on latch `<name>` (or the run's abort);
  * - `ask` → pauses on `interrupt()`; resuming answers `answer: <resume value>`;
- * - `burst:<n>` → writes n custom events before answering;
- * - anything else → `echo: <text>`, with one custom `progress` event first.
+ * - `burst:<n>` → writes n custom events before answering (default one);
+ * Every run answers `echo: <text>`.
  */
 export class GraphControls {
   private readonly latches = new Map<string, Latch>();
@@ -59,6 +59,11 @@ function lastHumanText(messages: BaseMessage[]): string {
   return typeof human?.content === "string" ? human.content : "";
 }
 
+function holdName(text: string): string | null {
+  const word = text.split(/\s+/).find((w) => w.startsWith("hold:"));
+  return word === undefined ? null : word.slice("hold:".length);
+}
+
 function untilAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (!signal || signal.aborted) return resolve();
@@ -71,13 +76,13 @@ export function buildTestGraph(checkpointer: BaseCheckpointSaver, controls: Grap
     .addNode("respond", async (state, config: LangGraphRunnableConfig) => {
       const text = lastHumanText(state.messages);
       if (text === "fail") throw new Error("graph exploded on purpose");
-      const burst = /^burst:(\d+)$/.exec(text);
+      const burst = /(?:^|\s)burst:(\d+)(?:\s|$)/.exec(text);
       const count = burst ? Number(burst[1]) : 1;
       for (let i = 0; i < count; i += 1) config.writer?.({ type: "progress", index: i, text });
       return { messages: [new AIMessage(`echo: ${text}`)] };
     })
     .addNode("hold", async (state, config: LangGraphRunnableConfig) => {
-      const name = lastHumanText(state.messages).slice("hold:".length);
+      const name = holdName(lastHumanText(state.messages)) ?? "";
       controls.arrival(name).set();
       await Promise.race([controls.latch(name).wait(), untilAborted(config.signal)]);
       return {};
@@ -90,7 +95,7 @@ export function buildTestGraph(checkpointer: BaseCheckpointSaver, controls: Grap
       "respond",
       (state) => {
         const text = lastHumanText(state.messages);
-        if (text.startsWith("hold:")) return "hold";
+        if (holdName(text) !== null) return "hold";
         if (text === "ask") return "ask";
         return END;
       },
