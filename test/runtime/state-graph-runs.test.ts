@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import {
+  END,
+  type LangGraphRunnableConfig,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RunManager } from "../../src/runtime/run-manager.js";
@@ -16,7 +22,11 @@ import type { RunRecord } from "../../src/runtime/run-record.js";
 import { RunService } from "../../src/runtime/run-service.js";
 import type { FawnStores } from "../../src/runtime/stores.js";
 import type { StreamItem } from "../../src/runtime/stream-bridge.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import {
+  GRAPH_STREAM_MODES,
+  type GraphStreamMode,
+  type StreamingAgent,
+} from "../../src/runtime/worker/run-context.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";
@@ -40,8 +50,9 @@ function waitForAbort(signal: AbortSignal | undefined): Promise<void> {
 
 function buildGraph(checkpointer: SqliteSaver) {
   return new StateGraph(MessagesAnnotation)
-    .addNode("respond", async (state) => {
+    .addNode("respond", async (state, config: LangGraphRunnableConfig) => {
       const text = lastHumanText(state.messages);
+      config.writer?.({ type: "progress", text });
       invocationOrder.push(text);
       if (text === "fail") throw new Error("graph exploded on purpose");
       return { messages: [new AIMessage(`echo: ${text}`)] };
@@ -127,14 +138,12 @@ describe.each(backends)(
       threadId: string,
       text: string,
       strategy: "reject" | "enqueue" = "reject",
+      streamModes: GraphStreamMode[] = ["values", "updates"],
     ): Promise<RunRecord> {
       return service.submit({
         threadId,
         multitaskStrategy: strategy,
-        invocation: {
-          input: { messages: [new HumanMessage(text)] },
-          stream_mode: ["values", "updates"],
-        },
+        invocation: { input: { messages: [new HumanMessage(text)] }, stream_mode: streamModes },
       });
     }
 
@@ -183,6 +192,31 @@ describe.each(backends)(
       ]);
       const thread = await stores.threads.get("t-success");
       expect(thread === null || thread.status === "idle").toBe(true);
+    });
+
+    it("streams every LangGraph stream mode under its own event name", async () => {
+      const record = await submit("t-modes", "all modes", "reject", [...GRAPH_STREAM_MODES]);
+      const items = await collect(record.runId);
+      await finish(record);
+      const names = new Set(items.flatMap((i) => (i.kind === "event" ? [i.event.event] : [])));
+      for (const mode of [
+        "metadata",
+        "values",
+        "updates",
+        "custom",
+        "debug",
+        "tasks",
+        "checkpoints",
+        "messages",
+      ]) {
+        expect(names, `no "${mode}" event`).toContain(mode);
+      }
+      const custom = items.find((i) => i.kind === "event" && i.event.event === "custom");
+      expect(custom?.kind === "event" && custom.event.data).toEqual({
+        type: "progress",
+        text: "all modes",
+      });
+      await expectOneTerminal(record, "success");
     });
 
     it("graph error ends the run as error with an SSE error frame", async () => {
