@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { sleep } from "../../core/async/deadline.js";
 import { raceCancellation } from "../../core/async/task.js";
 import { loadScript } from "../scripted/load-script.js";
@@ -69,7 +68,11 @@ export async function startMockOpenAI(options: MockOpenAIOptions): Promise<MockO
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === "string") {
+    server.close();
+    throw new Error("The mock OpenAI server did not get a TCP address.");
+  }
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/v1`,

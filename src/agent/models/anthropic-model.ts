@@ -2,7 +2,7 @@ import { ChatAnthropic } from "@langchain/anthropic";
 import type { Env } from "../../core/config/env-expansion.js";
 import { ConfigError } from "../../core/errors.js";
 import type { ProviderSpec } from "./providers.js";
-import { SettingReader } from "./setting-readers.js";
+import { dropUndefined, SettingReader } from "./setting-readers.js";
 
 type AnthropicFields = NonNullable<ConstructorParameters<typeof ChatAnthropic>[0]>;
 type ThinkingConfig = NonNullable<AnthropicFields["thinking"]>;
@@ -47,10 +47,7 @@ export function createAnthropicModel(
   const invocationKwargs = { ...read.object("model_kwargs"), ...read.object("extra_body") };
   Object.assign(invocationKwargs, read.rest());
   if (Object.keys(invocationKwargs).length > 0) fields.invocationKwargs = invocationKwargs;
-  for (const key of Object.keys(fields) as Array<keyof AnthropicFields>) {
-    if (fields[key] === undefined) delete fields[key];
-  }
-  return new ChatAnthropic(fields);
+  return new ChatAnthropic(dropUndefined(fields));
 }
 
 function thinkingOf(modelName: string, value: Record<string, unknown>): ThinkingConfig {

@@ -2,7 +2,7 @@ import { ChatOpenAI, type ChatOpenAIFields } from "@langchain/openai";
 import type { Env } from "../../core/config/env-expansion.js";
 import { ConfigError } from "../../core/errors.js";
 import type { ProviderSpec } from "./providers.js";
-import { SettingReader } from "./setting-readers.js";
+import { dropUndefined, SettingReader } from "./setting-readers.js";
 
 /** What the OpenAI client is given for servers that ignore the key (vLLM's convention). */
 const PLACEHOLDER_KEY = "EMPTY";
@@ -99,12 +99,4 @@ function reasoningEffortOf(modelName: string, value: string): ReasoningEffort {
     );
   }
   return found;
-}
-
-/** ChatOpenAI treats a present-but-undefined field differently from an absent one for some keys. */
-function dropUndefined<T extends object>(fields: T): T {
-  for (const key of Object.keys(fields) as Array<keyof T>) {
-    if (fields[key] === undefined) delete fields[key];
-  }
-  return fields;
 }

@@ -82,3 +82,11 @@ export class SettingReader {
     return new ConfigError(`Model "${this.modelName}": ${key} must be ${expected}.`);
   }
 }
+
+/** Removes keys whose value is undefined: the clients treat "present but undefined" as set. */
+export function dropUndefined<T extends object>(fields: T): T {
+  for (const key of Object.keys(fields) as Array<keyof T>) {
+    if (fields[key] === undefined) delete fields[key];
+  }
+  return fields;
+}
