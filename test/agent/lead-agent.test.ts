@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLeadAgent, LEAD_AGENT_TAG } from "../../src/agent/lead-agent/create-lead-agent.js";
 import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-factory.js";
+import { toStreamingAgent } from "../../src/agent/lead-agent/streaming-agent.js";
 import { startMockOpenAI } from "../../src/agent/mock-openai/server.js";
 import { DEMO_SCRIPT_PATH } from "../../src/agent/models/demo-model.js";
 import { loadScript } from "../../src/agent/scripted/load-script.js";
@@ -177,6 +178,47 @@ describe("createLeadAgent", () => {
     await within(started.wait(), 5000, "the model was never called");
     controller.abort(new Error("cancelled by test"));
     await expect(within(run, 5000, "the hang outlived the abort")).rejects.toThrow();
+  });
+});
+
+describe("toStreamingAgent", () => {
+  function reportAgent(maxRecursionLimit?: number) {
+    const graph = createLeadAgent({
+      model: new ScriptedChatModel({ script: reportScript }),
+      tools: createThreadFileTools({ paths: new FawnPaths(home) }),
+    });
+    return toStreamingAgent(graph, maxRecursionLimit ? { maxRecursionLimit } : {});
+  }
+
+  async function collect(
+    agent: ReturnType<typeof toStreamingAgent>,
+    options: Record<string, unknown>,
+  ): Promise<unknown[]> {
+    const chunks: unknown[] = [];
+    for await (const chunk of await agent.stream(
+      { messages: [new HumanMessage("report")] },
+      { configurable: { thread_id: "t-stream" }, ...options },
+    )) {
+      chunks.push(chunk);
+    }
+    return chunks;
+  }
+
+  it("one stream mode yields bare chunks, several yield [mode, chunk] pairs", async () => {
+    const single = await collect(reportAgent(), { streamMode: "values" });
+    expect(single.every((chunk) => !Array.isArray(chunk) && typeof chunk === "object")).toBe(true);
+    const several = await collect(reportAgent(), { streamMode: ["values", "updates"] });
+    expect(new Set(several.map((chunk) => (Array.isArray(chunk) ? chunk[0] : "bare")))).toEqual(
+      new Set(["values", "updates"]),
+    );
+  });
+
+  it("the run's recursion_limit is honoured, and capped by max_recursion_limit", async () => {
+    await expect(collect(reportAgent(), { recursion_limit: 3 })).rejects.toThrow(/Recursion limit/);
+    await expect(collect(reportAgent(3), { recursion_limit: 500 })).rejects.toThrow(
+      /Recursion limit/,
+    );
+    await expect(collect(reportAgent(), { recursion_limit: 50 })).resolves.toBeDefined();
   });
 });
 
