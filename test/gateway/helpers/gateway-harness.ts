@@ -6,6 +6,7 @@ import { parseConfig } from "../../../src/core/config/load-config.js";
 import { createLogger } from "../../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
+import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
 import { streamingAgentFromGraph } from "../../../src/gateway/echo-agent.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
@@ -32,6 +33,10 @@ export interface HarnessOptions {
   queueMaxSize?: number;
   /** How long a finished run's stream stays replayable (default 60 s). */
   streamRetentionMs?: number;
+  /** Default: auth disabled (every request is the default user). */
+  auth?: AuthProvider;
+  /** Headers the harness's SDK client sends on every request. */
+  clientHeaders?: Record<string, string>;
 }
 
 export async function startGatewayHarness(options: HarnessOptions = {}): Promise<GatewayHarness> {
@@ -63,6 +68,7 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     fawn,
     logger,
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    ...(options.auth ? { auth: options.auth } : {}),
     streamHooks,
   });
   const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
@@ -70,7 +76,12 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
   return {
     url: server.url,
     apiUrl,
-    client: new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } }),
+    client: new Client({
+      apiUrl,
+      apiKey: null,
+      callerOptions: { maxRetries: 0 },
+      ...(options.clientHeaders ? { defaultHeaders: options.clientHeaders } : {}),
+    }),
     fawn,
     controls,
     streamHooks,

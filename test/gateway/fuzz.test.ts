@@ -1,0 +1,451 @@
+/**
+ * Fuzz: well over 1,000 generated malformed requests across the routes (bad JSON, wrong types,
+ * unknown fields, huge strings, hostile ids and query values). Every answer must be a 4xx with a
+ * `detail` key, never a 5xx; the server stays healthy and no stored state changes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+
+let h: GatewayHarness;
+let threadId = "";
+let runId = "";
+
+beforeAll(async () => {
+  h = await startGatewayHarness();
+  const thread = await h.client.threads.create({ metadata: { fuzz: "baseline" } });
+  threadId = thread.thread_id;
+  const run = await h.client.runs.create(threadId, "lead_agent", {
+    input: { messages: [{ role: "user", content: "baseline" }] },
+  });
+  runId = run.run_id;
+  await h.client.runs.join(threadId, runId);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+/** Deterministic PRNG (mulberry32) so a failure reproduces. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface FuzzRequest {
+  method: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  why: string;
+}
+
+const HUGE = "x".repeat(100_000);
+/** Ids outside `[A-Za-z0-9_-]{1,64}`: every one must be refused before any lookup. */
+const HOSTILE_IDS = [
+  "..%2F..%2Fetc%2Fpasswd",
+  "a%00b",
+  "%27%20OR%201%3D1--",
+  "%3Cscript%3E",
+  "%F0%9F%90%9B",
+  "a".repeat(65),
+  "b".repeat(5000),
+  "with%20space",
+  "semi%3Bcolon",
+  "%E2%80%AE",
+  "dot.dot",
+];
+const BAD_JSON = [
+  '{"limit": 1e999}',
+  '{"metadata": {"a": 1}, "metadata_": 2}',
+  '{"a":',
+  "{'single': 1}",
+  "[1,2",
+  "nul",
+  '{"x":1}}',
+  "\u0000\u0001",
+  "{,}",
+  '"unterminated',
+  '{"a":NaN}',
+];
+const WRONG_VALUES: unknown[] = [
+  42,
+  -1,
+  2.5,
+  true,
+  "string",
+  [],
+  [1, "two"],
+  { nested: { deep: [null] } },
+  HUGE,
+];
+const BAD_QUERY_VALUES = [
+  "-1",
+  "abc",
+  "1e309",
+  "99999999999999999999",
+  "",
+  "%00",
+  HUGE.slice(0, 3000),
+  "1.5",
+  "true",
+];
+
+type Route = {
+  method: string;
+  path: (tid: string, rid: string) => string;
+  /** Known body fields (JSON routes); wrong values are generated for each. */
+  fields?: string[];
+  /** Whether an empty body is also an error. */
+  bodyRequired?: boolean;
+  query?: string[];
+};
+
+const ROUTES: Route[] = [
+  {
+    method: "POST",
+    path: () => "/threads",
+    fields: ["thread_id", "metadata", "if_exists", "supersteps", "ttl"],
+  },
+  {
+    method: "POST",
+    path: () => "/threads/search",
+    fields: ["metadata", "ids", "limit", "offset", "status", "sort_by", "sort_order", "select"],
+  },
+  { method: "POST", path: () => "/threads/count", fields: ["metadata", "status", "values"] },
+  { method: "PATCH", path: (t) => `/threads/${t}`, fields: ["metadata", "ttl"] },
+  {
+    method: "POST",
+    path: (t) => `/threads/${t}/state`,
+    fields: ["values", "checkpoint", "checkpoint_id", "as_node"],
+    bodyRequired: true,
+  },
+  {
+    method: "POST",
+    path: (t) => `/threads/${t}/state/checkpoint`,
+    fields: ["checkpoint", "subgraphs"],
+    bodyRequired: true,
+  },
+  {
+    method: "POST",
+    path: (t) => `/threads/${t}/history`,
+    fields: ["limit", "before", "metadata", "checkpoint"],
+  },
+  ...["/runs", "/runs/stream", "/runs/wait"].flatMap((suffix): Route[] => [
+    {
+      method: "POST",
+      path: (t) => `/threads/${t}${suffix}`,
+      bodyRequired: true,
+      fields: [
+        "input",
+        "command",
+        "config",
+        "stream_mode",
+        "multitask_strategy",
+        "checkpoint",
+        "interrupt_before",
+        "after_seconds",
+        "webhook",
+        "on_disconnect",
+        "durability",
+        "if_not_exists",
+        "assistant_id",
+      ],
+    },
+    {
+      method: "POST",
+      path: () => suffix,
+      bodyRequired: true,
+      fields: ["input", "config", "stream_mode", "command", "metadata", "context"],
+    },
+  ]),
+  {
+    method: "POST",
+    path: () => "/assistants/search",
+    fields: ["limit", "offset", "graph_id", "metadata"],
+  },
+];
+
+const QUERY_ROUTES: Route[] = [
+  { method: "GET", path: (t) => `/threads/${t}/runs`, query: ["limit", "offset", "status"] },
+  { method: "POST", path: (t, r) => `/threads/${t}/runs/${r}/cancel`, query: ["wait", "action"] },
+  {
+    method: "GET",
+    path: (t, r) => `/threads/${t}/runs/${r}/events`,
+    query: ["limit", "after_seq", "event_types"],
+  },
+  {
+    method: "GET",
+    path: (t, r) => `/threads/${t}/runs/${r}/messages`,
+    query: ["limit", "before_seq", "after_seq"],
+  },
+  { method: "GET", path: (t) => `/threads/${t}/messages`, query: ["limit", "before_seq"] },
+  {
+    method: "GET",
+    path: (t) => `/threads/${t}/messages/page`,
+    query: ["limit", "before_seq", "after_seq"],
+  },
+  {
+    method: "GET",
+    path: (t, r) => `/threads/${t}/runs/${r}/stream`,
+    query: ["stream_mode", "cancel_on_disconnect", "action"],
+  },
+  {
+    method: "GET",
+    path: (t, r) => `/threads/${t}/runs/${r}/join`,
+    query: ["cancel_on_disconnect"],
+  },
+  { method: "GET", path: (t) => `/threads/${t}/history`, query: ["limit"] },
+];
+
+const ID_ROUTES: Array<[string, (id: string) => string]> = [
+  ["GET", (id) => `/threads/${id}`],
+  ["DELETE", (id) => `/threads/${id}`],
+  ["GET", (id) => `/threads/${id}/state`],
+  ["GET", (id) => `/threads/${id}/runs`],
+  ["POST", (id) => `/threads/${id}/runs/wait`],
+  ["GET", (id) => `/threads/${id}/runs/${id}`],
+  ["DELETE", (id) => `/threads/${id}/runs/${id}`],
+  ["POST", (id) => `/threads/${id}/runs/${id}/cancel`],
+  ["GET", (id) => `/threads/${id}/runs/${id}/stream`],
+  ["GET", (id) => `/threads/${id}/runs/${id}/events`],
+];
+
+function generate(): FuzzRequest[] {
+  const random = prng(0xfa57);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const out: FuzzRequest[] = [];
+  const json = { "content-type": "application/json" };
+  for (const route of ROUTES) {
+    const path = route.path(threadId, runId);
+    for (const bad of BAD_JSON)
+      out.push({ method: route.method, path, body: bad, headers: json, why: "bad JSON" });
+    out.push({
+      method: route.method,
+      path,
+      body: JSON.stringify({ surprise_field: 1 }),
+      headers: json,
+      why: "unknown field",
+    });
+    out.push({
+      method: route.method,
+      path,
+      body: JSON.stringify([1, 2, 3]),
+      headers: json,
+      why: "array body",
+    });
+    out.push({ method: route.method, path, body: "null", headers: json, why: "null body" });
+    if (route.bodyRequired)
+      out.push({ method: route.method, path, body: "", headers: json, why: "empty body" });
+    for (const field of route.fields ?? []) {
+      for (const value of WRONG_VALUES) {
+        // A value of the right type for that field is not malformed; skip those pairs.
+        if (isAcceptable(field, value)) continue;
+        out.push({
+          method: route.method,
+          path,
+          body: JSON.stringify({ [field]: value }),
+          headers: json,
+          why: `${field} = ${typeof value}`,
+        });
+      }
+    }
+    for (let i = 0; i < 20; i += 1) {
+      const fields = route.fields ?? ["x"];
+      const body: Record<string, unknown> = { [`unknown_${i}`]: pick(WRONG_VALUES) };
+      for (let k = 0; k < 3; k += 1) body[pick(fields)] = pick(["ok", 1, null, {}, []]);
+      out.push({
+        method: route.method,
+        path,
+        body: JSON.stringify(body),
+        headers: json,
+        why: "random with unknown key",
+      });
+    }
+  }
+  for (const route of QUERY_ROUTES) {
+    for (const param of route.query ?? []) {
+      for (const value of BAD_QUERY_VALUES) {
+        if (isAcceptableQuery(param, value)) continue;
+        out.push({
+          method: route.method,
+          path: `${route.path(threadId, runId)}?${param}=${encodeURIComponent(value)}`,
+          why: `query ${param}=${value.slice(0, 20)}`,
+        });
+      }
+    }
+  }
+  for (const [method, path] of ID_ROUTES) {
+    for (const id of HOSTILE_IDS)
+      out.push({
+        method,
+        path: path(id),
+        headers: json,
+        body: method === "POST" ? "{}" : undefined,
+        why: `hostile id ${id.slice(0, 20)}`,
+      });
+  }
+  for (const id of HOSTILE_IDS) {
+    out.push({
+      method: "POST",
+      path: "/threads",
+      body: JSON.stringify({ thread_id: decodeURIComponent(id) }),
+      headers: json,
+      why: "hostile thread_id in body",
+    });
+    out.push({
+      method: "POST",
+      path: "/runs/wait",
+      body: JSON.stringify({ config: { configurable: { thread_id: decodeURIComponent(id) } } }),
+      headers: json,
+      why: "hostile stateless thread_id",
+    });
+  }
+  const badHeaders: Array<Record<string, string>> = [
+    { "Idempotency-Key": "has space" },
+    { "Idempotency-Key": "k".repeat(500) },
+    { "Last-Event-ID": "e".repeat(1000) },
+  ];
+  for (const header of badHeaders) {
+    out.push({
+      method: "POST",
+      path: `/threads/${threadId}/runs/stream`,
+      body: JSON.stringify({ input: null }),
+      headers: { ...json, ...header },
+      why: "bad header",
+    });
+  }
+  for (let i = 0; i < 30; i += 1) {
+    out.push({
+      method: pick(["GET", "PUT", "POST", "DELETE"]),
+      path: `/no/such/route/${i}`,
+      why: "unknown route",
+    });
+  }
+  return out;
+}
+
+/** Fields where an arbitrary short string is a valid value. */
+const FREE_STRING_FIELDS = new Set(["thread_id", "as_node", "before", "checkpoint_id", "graph_id"]);
+
+/** Pairs where the generated "wrong" value is in fact valid for that field. */
+function isAcceptable(field: string, value: unknown): boolean {
+  const object = typeof value === "object" && value !== null && !Array.isArray(value);
+  if (value === "string" && FREE_STRING_FIELDS.has(field)) return true;
+  switch (field) {
+    case "ttl":
+      return typeof value === "number" && value >= 0;
+    case "metadata":
+    case "context":
+    case "values":
+      return (
+        object ||
+        (field === "values" && Array.isArray(value) && value.every((v) => typeof v === "object"))
+      );
+    case "config":
+    case "input":
+    case "command":
+      return object && field !== "command";
+    case "interrupt_before":
+    case "stream_mode":
+      return Array.isArray(value) && value.length === 0;
+    case "ids":
+    case "select":
+      return Array.isArray(value) && value.length === 0;
+    case "supersteps":
+      return Array.isArray(value) && value.length === 0;
+    case "after_seconds":
+      return typeof value === "number" && value >= 0 && value <= 86_400;
+    case "limit":
+      return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 1000;
+    case "offset":
+      return (
+        typeof value === "number" && value >= 0 && value <= 1_000_000 && Number.isInteger(value)
+      );
+    default:
+      return false;
+  }
+}
+
+function isAcceptableQuery(param: string, value: string): boolean {
+  if (value === "") return param === "event_types" || param === "stream_mode";
+  if (param === "wait" || param === "cancel_on_disconnect") return value === "true";
+  if (param === "event_types") return value.length < 2000 && !value.includes("x".repeat(65));
+  return false;
+}
+
+async function snapshot(): Promise<string> {
+  const threads = await h.client.threads.search({ limit: 1000 });
+  const rows = await Promise.all(
+    threads.map(async (t) => ({
+      thread: [t.thread_id, t.updated_at, t.status, t.metadata],
+      runs: (await h.client.runs.list(t.thread_id, { limit: 1000 })).map((r) => [
+        r.run_id,
+        r.status,
+        r.updated_at,
+      ]),
+      checkpoint: (await h.client.threads.getState(t.thread_id)).checkpoint?.checkpoint_id ?? null,
+    })),
+  );
+  return JSON.stringify(
+    rows.sort((a, b) => String(a.thread[0]).localeCompare(String(b.thread[0]))),
+  );
+}
+
+describe("fuzzing the gateway", () => {
+  it("answers every malformed request with a 4xx {detail}, changing nothing", async () => {
+    const requests = generate();
+    expect(requests.length).toBeGreaterThanOrEqual(1000);
+    const before = await snapshot();
+    const failures: string[] = [];
+    for (let i = 0; i < requests.length; i += 25) {
+      await Promise.all(
+        requests.slice(i, i + 25).map(async (request) => {
+          const response = await fetch(`${h.apiUrl}${request.path}`, {
+            method: request.method,
+            ...(request.headers ? { headers: request.headers } : {}),
+            ...(request.body !== undefined ? { body: request.body } : {}),
+          });
+          const text = await response.text();
+          let detail = false;
+          try {
+            detail =
+              typeof JSON.parse(text) === "object" &&
+              JSON.parse(text) !== null &&
+              "detail" in JSON.parse(text);
+          } catch {
+            detail = false;
+          }
+          if (response.status < 400 || response.status >= 500 || !detail) {
+            failures.push(
+              `${request.method} ${request.path.slice(0, 120)} [${request.why}] → ${response.status} ${text.slice(0, 200)}`,
+            );
+          }
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("refuses bodies over the size limit with 413", async () => {
+    const response = await fetch(`${h.apiUrl}/threads`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { big: "y".repeat(21 * 1024 * 1024) } }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toHaveProperty("detail");
+  });
+
+  it("is healthy and serves runs afterwards", async () => {
+    expect((await fetch(`${h.url}/health`)).status).toBe(200);
+    const values = (await h.client.runs.wait(threadId, "lead_agent", {
+      input: { messages: [{ role: "user", content: "still alive" }] },
+    })) as { messages: unknown[] };
+    expect(values.messages).toHaveLength(4);
+  });
+});
