@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+import { checkpointsMigration } from "./checkpoint/checkpoint-migration.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 
 /** Column types that differ between the engines; see schema.ts for why each was chosen. */
@@ -155,7 +156,10 @@ function initialMigration(dialect: SqlDialectName): Migration {
 export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { "0001_initial": initialMigration(dialect) };
+      return {
+        "0001_initial": initialMigration(dialect),
+        "0002_checkpoints": checkpointsMigration(dialect),
+      };
     },
   };
 }

@@ -92,4 +92,78 @@ export interface FawnTables {
   runs: RunsTable;
   run_events: RunEventsTable;
   threads_meta: ThreadsMetaTable;
+  checkpoints: CheckpointsTable;
+  checkpoint_blobs: CheckpointBlobsTable;
+  checkpoint_lists: CheckpointListsTable;
+  checkpoint_messages: CheckpointMessagesTable;
+  checkpoint_writes: CheckpointWritesTable;
+}
+
+/** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
+export type BytesColumn = ColumnType<Uint8Array, Uint8Array, Uint8Array>;
+export type NullableBytesColumn = ColumnType<
+  Uint8Array | null,
+  Uint8Array | null,
+  Uint8Array | null
+>;
+
+/**
+ * Checkpoint tables (migration 0002, `checkpoint/checkpoint-migration.ts` explains the layout).
+ * A checkpoint row holds only the header (ids, versions, metadata); channel values live in
+ * `checkpoint_blobs`, one row per (channel, version), and list channels such as `messages` are
+ * stored as `checkpoint_lists` edit scripts over `checkpoint_messages` rows stored once by content.
+ */
+export interface CheckpointsTable {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  parent_checkpoint_id: string | null;
+  checkpoint_type: string;
+  /** The serialized checkpoint without `channel_values`. */
+  checkpoint: BytesColumn;
+  metadata_type: string;
+  metadata: BytesColumn;
+  /** JSON `{channel: list_id}` of the list channels this checkpoint shows (a delta base hint). */
+  list_refs: string;
+}
+
+export interface CheckpointBlobsTable {
+  thread_id: string;
+  checkpoint_ns: string;
+  channel: string;
+  version: string;
+  /** `value` (serialized in `value`), `list` (see `list_id`) or `empty` (channel had no value). */
+  kind: string;
+  value_type: string | null;
+  value: NullableBytesColumn;
+  list_id: string | null;
+}
+
+export interface CheckpointListsTable {
+  list_id: string;
+  thread_id: string;
+  /** The list this one's script copies ranges from; null when the script is all literals. */
+  base_id: string | null;
+  length: number;
+  /** JSON edit script: `[start, length]` copies a range of the base, a string is a message ref. */
+  script: string;
+}
+
+export interface CheckpointMessagesTable {
+  thread_id: string;
+  message_hash: string;
+  message_type: string;
+  message: BytesColumn;
+}
+
+export interface CheckpointWritesTable {
+  thread_id: string;
+  checkpoint_ns: string;
+  checkpoint_id: string;
+  task_id: string;
+  idx: number;
+  channel: string;
+  value_type: string;
+  value: BytesColumn;
+  task_path: string;
 }

@@ -1,0 +1,249 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  copyCheckpoint,
+  type PendingWrite,
+  type SerializerProtocol,
+  WRITES_IDX_MAP,
+} from "@langchain/langgraph-checkpoint";
+import type { SqlDatabase, SqlExecutor } from "../database.js";
+import { toStoreError } from "../sql-errors.js";
+import { nextChannelVersion, versionKey } from "./channel-version.js";
+import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-config.js";
+import { decodeCheckpoint } from "./checkpoint-decoder.js";
+import { type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
+import { type EncodedChannel, writeCheckpoint, writePendingWrites } from "./checkpoint-writer.js";
+import { listCheckpoints } from "./list-checkpoints.js";
+import { ListStore, type ListStoreOptions } from "./list-store.js";
+import { encodeElements } from "./list-values.js";
+import { lockThreadCheckpoints } from "./thread-lock.js";
+
+export interface SqlCheckpointSaverOptions extends ListStoreOptions {
+  serde?: SerializerProtocol;
+  /** Channels stored element by element as edit scripts (default `["messages"]`). */
+  listChannels?: readonly string[];
+  /**
+   * Called after each committed `put`/`putWrites` with the payload bytes it wrote: serialized
+   * checkpoint header, metadata, channel values, new messages, list scripts and write values
+   * (key columns and index overhead are not counted). For tests and benches.
+   */
+  onBytesWritten?: (bytes: number, operation: "put" | "putWrites") => void;
+}
+
+const CHECKPOINT_TABLES = [
+  "checkpoint_writes",
+  "checkpoint_blobs",
+  "checkpoint_lists",
+  "checkpoint_messages",
+  "checkpoints",
+] as const;
+
+/**
+ * LangGraph checkpoint saver on Fawn's SQL database (SQLite or PostgreSQL, through the shared
+ * Kysely layer). Storage grows linearly with a conversation: a checkpoint row holds no values,
+ * each channel value is stored once per version, and list channels (`messages`) store each
+ * message once per thread plus a few bytes of edit script per version. See
+ * `checkpoint-migration.ts` for the tables and `list-script.ts` for the list encoding.
+ */
+export class SqlCheckpointSaver extends BaseCheckpointSaver {
+  private readonly lists: ListStore;
+  private readonly listChannels: ReadonlySet<string>;
+  private readonly onBytesWritten: SqlCheckpointSaverOptions["onBytesWritten"];
+
+  constructor(
+    private readonly database: SqlDatabase,
+    options: SqlCheckpointSaverOptions = {},
+  ) {
+    super(options.serde);
+    this.lists = new ListStore(options);
+    this.listChannels = new Set(options.listChannels ?? ["messages"]);
+    this.onBytesWritten = options.onBytesWritten;
+  }
+
+  override getNextVersion(current: number | string | undefined): number {
+    return nextChannelVersion(current);
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const { threadId, ns, checkpointId } = readAddress(config);
+    if (threadId === undefined) return undefined;
+    const [loaded] = await this.read(threadId, async (trx) => {
+      const row = await trx
+        .selectFrom("checkpoints")
+        .selectAll()
+        .where("thread_id", "=", threadId)
+        .where("checkpoint_ns", "=", ns)
+        .$if(checkpointId !== undefined, (qb) => qb.where("checkpoint_id", "=", checkpointId ?? ""))
+        .orderBy("checkpoint_id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row === undefined ? [] : this.load(trx, threadId, [row]);
+    });
+    return loaded === undefined ? undefined : this.decode(loaded);
+  }
+
+  async *list(
+    config: RunnableConfig,
+    options: CheckpointListOptions = {},
+  ): AsyncGenerator<CheckpointTuple> {
+    yield* listCheckpoints(
+      {
+        executor: () => this.database.executor(),
+        serde: this.serde,
+        read: (threadId, fn) => this.read(threadId, fn),
+        load: (trx, threadId, rows) => this.load(trx, threadId, rows),
+        decode: (loaded) => this.decode(loaded),
+        wrap: (action, fn) => this.wrap(action, fn),
+      },
+      config,
+      options,
+    );
+  }
+
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const address = requireAddress(config, "put a checkpoint");
+    const prepared = copyCheckpoint(checkpoint);
+    const { channel_values: values, ...header } = prepared;
+    // Serialize before the transaction: CPU work must not hold the thread lock (or SQLite's
+    // single connection).
+    const [[checkpointType, checkpointData], [metadataType, metadataData], newValues] =
+      await Promise.all([
+        this.serde.dumpsTyped(header),
+        this.serde.dumpsTyped(metadata),
+        Promise.all(
+          Object.entries(newVersions).map(([channel, version]) =>
+            this.encodeChannel(values, channel, versionKey(version)),
+          ),
+        ),
+      ]);
+    const { threadId, ns } = address;
+    const result = await this.write(threadId, "put a checkpoint", (trx) =>
+      writeCheckpoint(trx, this.lists, {
+        address: { threadId, ns, checkpointId: prepared.id },
+        parentId: address.checkpointId,
+        checkpointType,
+        checkpointData,
+        metadataType,
+        metadataData,
+        channels: Object.keys(prepared.channel_versions),
+        newValues,
+      }),
+    );
+    // Only committed rows may seed the caches: a later put uses them as delta bases.
+    for (const { listId, refs } of result.lists) this.lists.remember(listId, refs);
+    for (const element of result.insertedElements) {
+      this.lists.rememberElement(threadId, element.ref, element);
+    }
+    this.onBytesWritten?.(result.bytes, "put");
+    return checkpointConfig(threadId, ns, prepared.id);
+  }
+
+  async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+    taskPath = "",
+  ): Promise<void> {
+    const { threadId, ns, checkpointId } = requireAddress(config, "put writes");
+    if (checkpointId === undefined) {
+      throw new Error('Failed to put writes: the config has no "checkpoint_id" in "configurable".');
+    }
+    const rows = await Promise.all(
+      writes.map(async ([channel, value], index) => {
+        const [type, data] = await this.serde.dumpsTyped(value);
+        return {
+          thread_id: threadId,
+          checkpoint_ns: ns,
+          checkpoint_id: checkpointId,
+          task_id: taskId,
+          idx: WRITES_IDX_MAP[channel] ?? index,
+          channel,
+          value_type: type,
+          value: data,
+          task_path: taskPath,
+        };
+      }),
+    );
+    await this.write(threadId, "put pending writes", (trx) => writePendingWrites(trx, rows));
+    this.onBytesWritten?.(
+      rows.reduce((sum, row) => sum + row.value.byteLength, 0),
+      "putWrites",
+    );
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await this.write(threadId, "delete a thread's checkpoints", async (trx) => {
+      for (const table of CHECKPOINT_TABLES) {
+        await trx.deleteFrom(table).where("thread_id", "=", threadId).execute();
+      }
+    });
+  }
+
+  private async encodeChannel(
+    values: Record<string, unknown>,
+    channel: string,
+    version: string,
+  ): Promise<EncodedChannel> {
+    if (!Object.hasOwn(values, channel)) return { channel, version, kind: "empty" };
+    const value = values[channel];
+    if (this.listChannels.has(channel) && Array.isArray(value)) {
+      return { channel, version, kind: "list", elements: await encodeElements(this.serde, value) };
+    }
+    const [type, data] = await this.serde.dumpsTyped(value);
+    return { channel, version, kind: "value", type, data };
+  }
+
+  private load(
+    trx: SqlExecutor,
+    threadId: string,
+    rows: Parameters<typeof loadCheckpoints>[4],
+  ): Promise<LoadedCheckpoint[]> {
+    return loadCheckpoints(trx, this.serde, this.lists, threadId, rows);
+  }
+
+  private decode(loaded: LoadedCheckpoint): Promise<CheckpointTuple> {
+    return decodeCheckpoint(this.serde, loaded, () => this.getNextVersion(undefined));
+  }
+
+  /** A read transaction sharing the thread lock, so it never sees half of a write or delete. */
+  private read<T>(threadId: string, fn: (trx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.wrap("read checkpoints", () =>
+      this.database.transaction(async (trx) => {
+        await lockThreadCheckpoints(trx, this.database.dialect, threadId, "shared");
+        return fn(trx);
+      }),
+    );
+  }
+
+  /** A write transaction holding the thread lock: writers of one thread never interleave. */
+  private write<T>(
+    threadId: string,
+    action: string,
+    fn: (trx: SqlExecutor) => Promise<T>,
+  ): Promise<T> {
+    return this.wrap(action, () =>
+      this.database.transaction(async (trx) => {
+        await lockThreadCheckpoints(trx, this.database.dialect, threadId, "exclusive");
+        return fn(trx);
+      }),
+    );
+  }
+
+  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toStoreError(error, action);
+    }
+  }
+}
