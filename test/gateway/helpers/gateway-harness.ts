@@ -33,6 +33,8 @@ export interface HarnessOptions {
   queueMaxSize?: number;
   /** How long a finished run's stream stays replayable (default 60 s). */
   streamRetentionMs?: number;
+  /** Default `memory:`; `sqlite` puts stores and checkpoints in a SQLite file under the temp home. */
+  database?: "memory" | "sqlite";
   /** Default: auth disabled (every request is the default user). */
   auth?: AuthProvider;
   /** Headers the harness's SDK client sends on every request. */
@@ -42,7 +44,12 @@ export interface HarnessOptions {
 export async function startGatewayHarness(options: HarnessOptions = {}): Promise<GatewayHarness> {
   const home = await mkdtemp(join(tmpdir(), "fawn-gateway-"));
   const { config } = parseConfig(
-    { database: { url: "memory:" }, stream_bridge: { queue_maxsize: options.queueMaxSize ?? 256 } },
+    {
+      database: {
+        url: options.database === "sqlite" ? `sqlite:${join(home, "fawn.db")}` : "memory:",
+      },
+      stream_bridge: { queue_maxsize: options.queueMaxSize ?? 256 },
+    },
     { env: { FAWN_HOME: home }, cwd: home },
   );
   const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
