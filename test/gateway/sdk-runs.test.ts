@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Client } from "@langchain/langgraph-sdk";
+import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
@@ -80,6 +80,16 @@ describe("runs via the SDK", () => {
     // The SDK yields each frame's `id` though its types leave it out.
     const ids = parts.filter((p) => p.event !== "end").map((p) => (p as { id?: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("serves the same API under /api/langgraph", async () => {
+    const aliased = new Client({ apiUrl: `${h.url}/api/langgraph`, apiKey: null });
+    const thread = await aliased.threads.create();
+    const parts = await collect(
+      aliased.runs.stream(thread.thread_id, "lead_agent", { input: say("alias") }),
+    );
+    expect(parts.at(-1)?.event).toBe("end");
+    expect((await client.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
   });
 
   it("streams the default values mode when none is given", async () => {

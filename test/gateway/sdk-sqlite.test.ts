@@ -47,9 +47,17 @@ describe("SDK over SQLite stores", () => {
   it("updates state and continues from it", async () => {
     const thread = await client.threads.create();
     await client.runs.wait(thread.thread_id, "lead_agent", { input: say("one") });
-    await client.threads.updateState(thread.thread_id, { values: { messages: [{ role: "user", content: "hand" }] } });
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: [{ role: "user", content: "hand" }] },
+    });
     await client.runs.wait(thread.thread_id, "lead_agent", { input: say("two") });
-    expect(await contents(thread.thread_id)).toEqual(["one", "echo: one", "hand", "two", "echo: two"]);
+    expect(await contents(thread.thread_id)).toEqual([
+      "one",
+      "echo: one",
+      "hand",
+      "two",
+      "echo: two",
+    ]);
   });
 
   it("pauses on interrupt() and resumes", async () => {
@@ -63,7 +71,9 @@ describe("SDK over SQLite stores", () => {
   it("rolls back a cancelled run", async () => {
     const thread = await client.threads.create();
     await client.runs.wait(thread.thread_id, "lead_agent", { input: say("base") });
-    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: say("hold:sql-rb") });
+    const run = await client.runs.create(thread.thread_id, "lead_agent", {
+      input: say("hold:sql-rb"),
+    });
     await h.controls.arrived("sql-rb");
     await client.runs.cancel(thread.thread_id, run.run_id, true, "rollback");
     expect(await contents(thread.thread_id)).toEqual(["base", "echo: base"]);

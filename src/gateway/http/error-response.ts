@@ -21,6 +21,15 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
       error.status,
     );
   }
+  if (c.req.raw.signal.aborted) {
+    // The client went away mid-request (a /wait or /join it stopped waiting for): nobody reads
+    // this answer, and it is not a server fault.
+    logger.debug({ path: c.req.path }, "client disconnected before the response");
+    return c.json(
+      { detail: { code: "client_closed", message: "Client closed the request." } },
+      499 as ContentfulStatusCode,
+    );
+  }
   if (isFawnError(error) && error.status === 503) {
     logger.warn({ error: describeError(error), path: c.req.path }, "store unavailable");
     return c.json(
