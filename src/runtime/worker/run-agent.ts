@@ -1,6 +1,7 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
 import { describeError, isCancelledError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
+import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
@@ -197,17 +198,22 @@ async function streamAgent(
   const subgraphs = request.streamSubgraphs ?? false;
   const single = modes.length === 1 && !subgraphs;
   const baseConfig = request.config ?? {};
-  const configurable = {
-    ...((baseConfig.configurable as Record<string, unknown> | undefined) ?? {}),
+  // Identity comes from the admitted run, never from the client: tools resolve the user's
+  // folders from `user_id`, so a client-supplied value must not survive.
+  const identity = {
     thread_id: record.threadId,
     run_id: record.runId,
+    user_id: record.userId ?? DEFAULT_USER_ID,
   };
+  const configurable = { ...objectOrEmpty(baseConfig.configurable), ...identity };
+  const context = { ...objectOrEmpty(baseConfig.context), ...identity };
   const agent: StreamingAgent = await request.agentFactory({
-    config: { ...baseConfig, configurable },
+    config: { ...baseConfig, configurable, context },
   });
   const options: AgentStreamOptions = {
     ...baseConfig,
     configurable,
+    context,
     callbacks: journal ? [journal] : [],
     journal,
     streamMode: single ? modes[0] : modes,
@@ -228,6 +234,12 @@ async function streamAgent(
       frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
     await bridge.publish(record.runId, event, toJson(frame.data));
   }
+}
+
+function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 interface StreamFrame {
