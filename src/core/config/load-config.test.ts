@@ -69,6 +69,7 @@ describe("loadConfig sources", () => {
         grace_seconds: 10,
         heartbeat_enabled: true,
         shutdown_timeout_seconds: 5,
+        recovery_interval_seconds: 1,
       },
       server: { port: 2026, host: "127.0.0.1" },
       auth: { mode: "disabled" },
