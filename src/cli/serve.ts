@@ -1,7 +1,7 @@
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
-import { createFawn, type Fawn } from "../embedded/create-fawn.js";
+import { createBridge, createFawn, type Fawn } from "../embedded/create-fawn.js";
 import { createGatewayApp } from "../gateway/app.js";
 import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
 import { startGatewayServer } from "../gateway/server.js";
@@ -28,6 +28,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const fawn: Fawn = await createFawn({
     config,
     logger,
+    // Redis when FAWN_REDIS_URL / stream_bridge.redis_url is set: any process can stream any run.
+    bridge: createBridge(config),
     agentFactory: (args) => agent.factory(fawn.checkpointer)(args),
     runContext: { onRunCompleted: hooks.onRunCompleted },
   });
@@ -36,7 +38,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const server = await startGatewayServer(app, { port, host });
   process.stdout.write(
     `Fawn ${agent.description.kind === "echo" ? "(echo agent) " : ""}listening on ${server.url}\n` +
-      `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${config.database.url}\n`,
+      `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${redactUrl(config.database.url)}\n`,
   );
 
   let stopping = false;
@@ -58,4 +60,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** A database URL without its password, for the start-up banner. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }

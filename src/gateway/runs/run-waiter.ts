@@ -21,14 +21,44 @@ export async function waitForRunEnd(
       await abortable(local.task.settled(), signal);
       continue;
     }
-    const row = await fawn.stores.runs.get(runId);
+    let row = await fawn.stores.runs.get(runId);
     if (!row) return null;
+    if (!local && isTerminalStatus(row.status) && (await awaitRemoteEnd(fawn, runId, signal))) {
+      row = (await fawn.stores.runs.get(runId)) ?? row;
+    }
     if (isTerminalStatus(row.status) && !local?.taskIsLive()) return row;
     // The local worker is done but its status write did not land: report what it decided.
     if (local?.task && isTerminalStatus(local.status))
       return { ...row, status: local.status, error: local.error };
     await sleep(POLL_MS, signal);
   }
+}
+
+/**
+ * A run finishing on another process commits its status before its finalizer is done; the
+ * stream's `end` (published last, visible through a cross-process bridge) says it is. Returns
+ * false when there is no such stream to watch.
+ */
+async function awaitRemoteEnd(
+  fawn: Fawn,
+  runId: string,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const { bridge } = fawn;
+  if (!bridge.supportsCrossProcess || !(await bridge.streamExists(runId))) return false;
+  for await (const item of bridge.subscribe(runId, {
+    heartbeatMs: POLL_MS * 10,
+    ...(signal ? { signal } : {}),
+  })) {
+    if (item.kind === "end" || item.kind === "gap") return true;
+    if (item.kind === "heartbeat") {
+      // A finalizer that died before `end` must not hold the waiter forever: the seal is written
+      // just before it, and recovery writes one for orphans.
+      const row = await fawn.stores.runs.get(runId);
+      if (row?.evidence_seal_state !== "pending") return true;
+    }
+  }
+  return true;
 }
 
 function abortable<T>(

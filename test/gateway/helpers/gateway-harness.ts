@@ -11,6 +11,7 @@ import { streamingAgentFromGraph } from "../../../src/gateway/echo-agent.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
+import type { StreamBridge } from "../../../src/runtime/stream-bridge.js";
 import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
 import { buildTestGraph, GraphControls } from "./test-graph.js";
 
@@ -33,8 +34,16 @@ export interface HarnessOptions {
   queueMaxSize?: number;
   /** How long a finished run's stream stays replayable (default 60 s). */
   streamRetentionMs?: number;
-  /** Default `memory:`; `sqlite` puts stores and checkpoints in a SQLite file under the temp home. */
-  database?: "memory" | "sqlite";
+  /**
+   * Default `memory:`; `sqlite` puts stores and checkpoints in a SQLite file under the temp home;
+   * `{url}` uses that database (e.g. a shared PostgreSQL).
+   */
+  database?: "memory" | "sqlite" | { url: string };
+  /** Default: the in-memory bridge. */
+  bridge?: StreamBridge;
+  workerId?: string;
+  /** Extra config.yaml content (merged over the harness defaults). */
+  config?: Record<string, unknown>;
   /** Default: auth disabled (every request is the default user). */
   auth?: AuthProvider;
   /** Headers the harness's SDK client sends on every request. */
@@ -45,10 +54,9 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
   const home = await mkdtemp(join(tmpdir(), "fawn-gateway-"));
   const { config } = parseConfig(
     {
-      database: {
-        url: options.database === "sqlite" ? `sqlite:${join(home, "fawn.db")}` : "memory:",
-      },
+      database: { url: databaseUrl(options.database, home) },
       stream_bridge: { queue_maxsize: options.queueMaxSize ?? 256 },
+      ...options.config,
     },
     { env: { FAWN_HOME: home }, cwd: home },
   );
@@ -59,6 +67,8 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
   const fawn: Fawn = await createFawn({
     config,
     logger,
+    ...(options.bridge ? { bridge: options.bridge } : {}),
+    ...(options.workerId ? { workerId: options.workerId } : {}),
     // Built on first use: the graph needs the checkpointer createFawn chose.
     agentFactory: () => {
       agent ??= streamingAgentFromGraph(buildTestGraph(fawn.checkpointer, controls));
@@ -99,4 +109,10 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+function databaseUrl(database: HarnessOptions["database"], home: string): string {
+  if (database === "sqlite") return `sqlite:${join(home, "fawn.db")}`;
+  if (typeof database === "object") return database.url;
+  return "memory:";
 }

@@ -1,0 +1,130 @@
+/**
+ * Two real `fawn serve` processes sharing PostgreSQL and Redis (FAWN_DATABASE_URL,
+ * FAWN_REDIS_URL): a run streamed from one is re-joined through the other with `Last-Event-ID`
+ * and every remaining event arrives once; both shut down gracefully on SIGTERM.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
+import { deleteKeysWithPrefix, requireTestRedis } from "../helpers/redis.js";
+
+const postgres = await createPostgresTestDatabase("gateway_two_processes");
+const redisUrl = await requireTestRedis();
+const enabled = postgres !== null && redisUrl !== null;
+const CLI = new URL("../../bin/fawn.js", import.meta.url).pathname;
+
+interface ServerProcess {
+  child: ChildProcess;
+  apiUrl: string;
+  exited: Promise<number | null>;
+}
+
+async function startServe(home: string): Promise<ServerProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, FAWN_HOME: home, FAWN_LOG_LEVEL: "warn" };
+  for (const key of ["FAWN_CONFIG", "FAWN_PORT", "FAWN_AUTH"]) delete env[key];
+  env.FAWN_DATABASE_URL = postgres?.url;
+  env.FAWN_REDIS_URL = redisUrl ?? undefined;
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => resolve(code)),
+  );
+  const lines = createInterface({ input: child.stdout ?? process.stdin });
+  const stderr: string[] = [];
+  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  for await (const line of lines) {
+    const match = /listening on (http:\/\/\S+)/.exec(line);
+    if (match?.[1]) {
+      // Keep draining its output so a chatty server never blocks on a full pipe.
+      lines.close();
+      child.stdout?.resume();
+      return { child, apiUrl: `${match[1]}/api`, exited };
+    }
+  }
+  throw new Error(`fawn serve exited before listening: ${stderr.join("")}`);
+}
+
+let home: string;
+let a: ServerProcess | undefined;
+let b: ServerProcess | undefined;
+const runIds: string[] = [];
+
+beforeAll(async () => {
+  if (!enabled) return;
+  home = await mkdtemp(join(tmpdir(), "fawn-two-processes-"));
+  [a, b] = await Promise.all([startServe(join(home, "a")), startServe(join(home, "b"))]);
+}, 60_000);
+
+afterAll(async () => {
+  for (const server of [a, b]) {
+    if (server && server.child.exitCode === null) server.child.kill("SIGKILL");
+  }
+  await postgres?.drop();
+  if (redisUrl)
+    for (const runId of runIds) await deleteKeysWithPrefix(redisUrl, `fawn:stream:{${runId}}`);
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+interface Part {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+describe.skipIf(!enabled)("two fawn serve processes sharing PostgreSQL and Redis", () => {
+  it("re-joins through the other process with Last-Event-ID and shuts down gracefully", async () => {
+    if (!a || !b) throw new Error("servers not started");
+    const clientA = new Client({ apiUrl: a.apiUrl, apiKey: null });
+    const clientB = new Client({ apiUrl: b.apiUrl, apiKey: null });
+    const thread = await clientA.threads.create();
+    let runId = "";
+    const head: Part[] = [];
+    for await (const part of clientA.runs.stream(thread.thread_id, "lead_agent", {
+      input: { messages: [{ role: "user", content: "across processes" }] },
+      streamMode: ["values", "updates"],
+      onRunCreated: (meta) => {
+        runId = meta.run_id;
+      },
+    })) {
+      head.push(part as Part);
+      if (head.length === 2) break;
+    }
+    runIds.push(runId);
+    const cursor = head.at(-1)?.id;
+    const rest: Part[] = [];
+    for await (const part of clientB.runs.joinStream(thread.thread_id, runId, {
+      lastEventId: cursor,
+    })) {
+      rest.push(part as Part);
+    }
+    expect(rest.at(-1)?.event).toBe("end");
+    const all: Part[] = [];
+    for await (const part of clientB.runs.joinStream(thread.thread_id, runId))
+      all.push(part as Part);
+    const key = (p: Part) => `${p.id}|${p.event}`;
+    const seen = [...head, ...rest].filter((p) => p.event !== "end").map(key);
+    expect(seen).toEqual(all.filter((p) => p.event !== "end").map(key));
+    expect(new Set(seen).size).toBe(seen.length);
+
+    const state = await clientB.threads.getState<{ messages: Array<{ content: string }> }>(
+      thread.thread_id,
+    );
+    expect(state.values.messages.map((m) => m.content)).toEqual([
+      "across processes",
+      "echo: across processes",
+    ]);
+    expect((await clientB.runs.get(thread.thread_id, runId)).status).toBe("success");
+
+    a.child.kill("SIGTERM");
+    b.child.kill("SIGTERM");
+    expect(await a.exited).toBe(0);
+    expect(await b.exited).toBe(0);
+  });
+});
