@@ -191,6 +191,20 @@ describe("runs via the SDK", () => {
     expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
   });
 
+  it("stops before a node with interrupt_before and continues on a null input", async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "lead_agent", {
+      input: say("ask"),
+      interruptBefore: ["ask"],
+    });
+    const before = await client.threads.getState(thread.thread_id);
+    expect(before.next).toEqual(["ask"]);
+    expect(before.tasks[0]?.interrupts).toEqual([]);
+    await client.runs.wait(thread.thread_id, "lead_agent", { input: null });
+    const asking = await client.threads.getState(thread.thread_id);
+    expect(asking.tasks[0]?.interrupts[0]).toMatchObject({ value: { question: "continue?" } });
+  });
+
   it("strict_resume refuses a resume when nothing is interrupted", async () => {
     const thread = await client.threads.create();
     const response = await post(`/threads/${thread.thread_id}/runs`, {

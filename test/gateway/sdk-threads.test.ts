@@ -181,3 +181,26 @@ describe("threads via the SDK", () => {
     ]);
   });
 });
+
+describe("assistants via the SDK", () => {
+  it("lists, gets and describes the lead_agent assistant", async () => {
+    const found = await client.assistants.search({ graphId: "lead_agent" });
+    expect(found.map((a) => a.assistant_id)).toEqual(["lead_agent"]);
+    expect(await client.assistants.search({ graphId: "other" })).toEqual([]);
+    const assistant = await client.assistants.get("lead_agent");
+    expect(assistant).toMatchObject({
+      assistant_id: "lead_agent",
+      graph_id: "lead_agent",
+      version: 1,
+    });
+    const graph = await client.assistants.getGraph("lead_agent");
+    expect(graph).toHaveProperty("nodes");
+    expect(graph).toHaveProperty("edges");
+    const schemas = await client.assistants.getSchemas("lead_agent");
+    expect(schemas).toMatchObject({ graph_id: "lead_agent" });
+    await expect(client.assistants.get("someone-else")).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client.runs.create((await client.threads.create()).thread_id, "someone-else", {}),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+});

@@ -21,6 +21,8 @@ export interface RunEventStreamOptions extends RunFramesOptions {
   /** Called once if the client goes away before the last frame. */
   onDisconnect?: (() => void) | undefined;
   hooks?: StreamTestHooks | undefined;
+  /** Tear the connection down (a test `drop`); without it the body errors instead. */
+  destroyConnection?: (() => void) | undefined;
   logger: Logger;
 }
 
@@ -58,8 +60,9 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
           });
           if (action) {
             await stop();
-            if (action === "drop") controller.error(new Error("stream dropped by a test hook"));
-            else controller.close();
+            if (action === "close") controller.close();
+            else if (o.destroyConnection) o.destroyConnection();
+            else controller.error(new Error("stream dropped by a test hook"));
             return;
           }
         }

@@ -29,6 +29,7 @@ export function runStreamResponse(
     heartbeatMs: s.heartbeatMs,
     modes: r.modes,
     hooks: s.streamHooks,
+    destroyConnection: () => c.env.outgoing?.destroy(),
     logger,
     onDisconnect: r.cancelOnDisconnect
       ? () => {
