@@ -79,7 +79,7 @@ export class LeaseHeartbeat {
     for (const record of manager.localRecords()) {
       if (!record.isActive() || record.ownershipLost || record.storeOnly) continue;
       if (record.ownerWorkerId !== manager.workerId) continue;
-      if (record.task !== null && record.task.isDone()) continue;
+      if (record.task?.isDone()) continue;
       const now = manager.clock.now();
       const confirmed = record.leaseExpiresAt
         ? new Date(record.leaseExpiresAt).getTime()

@@ -318,7 +318,7 @@ export class RunManager {
 
   async failStartIfPending(runId: string, error: string): Promise<void> {
     const record = this.records.get(runId);
-    if (!record || record.status !== "pending") return;
+    if (record?.status !== "pending") return;
     record.raiseAbort(error);
     await this.setStatus(runId, "error", { error });
   }

@@ -53,6 +53,15 @@ export async function confirmTerminalEvent(
     } catch (error) {
       if (isCancelledError(error))
         return { confirmed: false, kind: "cancelled", detail: describeError(error), attempts };
+      // The guard refused the write (the run was deleted): a retry cannot change that.
+      if (options.guard && isFawnError(error) && error.code === "conflict") {
+        return {
+          confirmed: false,
+          kind: "fenced",
+          detail: `terminal write fenced: ${describeError(error)}`,
+          attempts,
+        };
+      }
       if (attempts >= 2) {
         return {
           confirmed: false,
