@@ -93,7 +93,10 @@ export async function* listCheckpoints(
         if (remaining <= 0) return;
       }
     }
-    if (page.length < PAGE_ROWS) return;
+    // A short page is the end, unless the limit stopped the scan early and some of the wanted
+    // rows vanished meanwhile; then the scan continues after the last row it examined.
+    if (page.length === 0) return;
+    if (page.length < PAGE_ROWS && cursor === page[page.length - 1]) return;
   }
 }
 

@@ -16,11 +16,12 @@ import { toStoreError } from "../sql-errors.js";
 import { nextChannelVersion, versionKey } from "./channel-version.js";
 import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-config.js";
 import { decodeCheckpoint } from "./checkpoint-decoder.js";
-import { type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
-import { type EncodedChannel, writeCheckpoint, writePendingWrites } from "./checkpoint-writer.js";
+import { type CheckpointRow, type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
+import { type EncodedChannel, writeCheckpoint } from "./checkpoint-writer.js";
 import { listCheckpoints } from "./list-checkpoints.js";
 import { ListStore, type ListStoreOptions } from "./list-store.js";
 import { encodeElements } from "./list-values.js";
+import { writePendingWrites } from "./pending-writes.js";
 import { lockThreadCheckpoints } from "./thread-lock.js";
 
 export interface SqlCheckpointSaverOptions extends ListStoreOptions {
@@ -140,9 +141,10 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
       }),
     );
     // Only committed rows may seed the caches: a later put uses them as delta bases.
-    for (const { listId, refs } of result.lists) this.lists.remember(listId, refs);
-    for (const element of result.insertedElements) {
-      this.lists.rememberElement(threadId, element.ref, element);
+    for (const list of result.lists) {
+      this.lists.remember(list.listId, list.refs);
+      for (const element of list.inserted)
+        this.lists.rememberElement(threadId, element.ref, element);
     }
     this.onBytesWritten?.(result.bytes, "put");
     return checkpointConfig(threadId, ns, prepared.id);
@@ -206,7 +208,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
   private load(
     trx: SqlExecutor,
     threadId: string,
-    rows: Parameters<typeof loadCheckpoints>[4],
+    rows: readonly CheckpointRow[],
   ): Promise<LoadedCheckpoint[]> {
     return loadCheckpoints(trx, this.serde, this.lists, threadId, rows);
   }
