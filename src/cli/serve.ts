@@ -24,7 +24,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const host = options.host ?? config.server.host;
 
   const hooks = new RunCompletionHooks(logger);
-  const agent = servedAgent();
+  const agent = servedAgent(config, logger);
   const fawn: Fawn = await createFawn({
     config,
     logger,
@@ -37,7 +37,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const app = createGatewayApp({ fawn, logger, agent: agent.description });
   const server = await startGatewayServer(app, { port, host });
   process.stdout.write(
-    `Fawn ${agent.description.kind === "echo" ? "(echo agent) " : ""}listening on ${server.url}\n` +
+    `Fawn listening on ${server.url}\n` +
       `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${redactUrl(config.database.url)}\n`,
   );
 

@@ -1,11 +1,9 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { createLeadAgentFactory } from "../agent/lead-agent/lead-agent-factory.js";
+import type { FawnConfig } from "../core/config/schema.js";
+import type { Logger } from "../core/logger.js";
 import type { AgentDescription } from "../gateway/assistants/assistant-catalog.js";
-import {
-  buildEchoGraph,
-  ECHO_AGENT_DESCRIPTION,
-  streamingAgentFromGraph,
-} from "../gateway/echo-agent.js";
-import type { AgentFactory, StreamingAgent } from "../runtime/worker/run-context.js";
+import type { AgentFactory } from "../runtime/worker/run-context.js";
 
 export interface ServedAgent {
   description: AgentDescription;
@@ -13,17 +11,21 @@ export interface ServedAgent {
   factory(checkpointer: BaseCheckpointSaver): AgentFactory;
 }
 
-/**
- * The graph `fawn serve` runs. Until the lead agent (`src/agent/`) is wired in here, the built-in
- * echo graph, announced as such in `/api/info`.
- */
-export function servedAgent(): ServedAgent {
-  let agent: StreamingAgent | undefined;
+const LEAD_AGENT_DESCRIPTION: AgentDescription = {
+  kind: "lead_agent",
+  name: "lead_agent",
+  description:
+    "The lead agent: plans, uses tools and the thread's files; the configured model, or the offline demo model.",
+};
+
+/** The graph `fawn serve` runs: the lead agent over the checkpointer the runtime reads state from. */
+export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
+  let factory: AgentFactory | undefined;
   return {
-    description: ECHO_AGENT_DESCRIPTION,
-    factory: (checkpointer) => () => {
-      agent ??= streamingAgentFromGraph(buildEchoGraph(checkpointer));
-      return agent;
+    description: LEAD_AGENT_DESCRIPTION,
+    factory: (checkpointer) => {
+      factory ??= createLeadAgentFactory({ config, checkpointer, logger });
+      return factory;
     },
   };
 }

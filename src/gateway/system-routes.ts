@@ -19,10 +19,6 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       version: FAWN_VERSION,
       context: "js",
       agent: s.assistants.agent.kind,
-      agent_note:
-        s.assistants.agent.kind === "echo"
-          ? "Built-in echo graph: replies 'echo: <text>'. The real lead agent replaces it when available."
-          : null,
       auth_mode: authMode,
       stream_bridge: s.fawn.bridge.supportsCrossProcess ? "cross-process" : "memory",
       flags: { assistants: true, crons: false, langsmith: false, thread_ttl: false },

@@ -1,6 +1,6 @@
 import { describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
-import { type RunFramesOptions, runFrames } from "./run-frames.js";
+import { type Frame, type RunFramesOptions, runFrames } from "./run-frames.js";
 import { eventFrame } from "./sse-frame.js";
 
 /** Test seam: lets a test drop or cut a live stream to exercise client reconnects. */
@@ -43,45 +43,44 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let next: IteratorResult<Frame>;
       try {
-        const next = await frames.next();
-        if (next.done) {
-          finished = true;
-          controller.close();
-          return;
-        }
-        const frame = next.value;
-        if (frame.kind === "event") {
-          const action = o.hooks?.beforeEventFrame?.({
-            threadId: o.threadId,
-            runId: o.runId,
-            index: index++,
-            event: frame.event,
-          });
-          if (action) {
-            await stop();
-            if (action === "close") controller.close();
-            else if (o.destroyConnection) o.destroyConnection();
-            else controller.error(new Error("stream dropped by a test hook"));
-            return;
-          }
-        }
-        controller.enqueue(encoder.encode(frame.text));
-        if (frame.kind === "final") {
-          await stop();
-          controller.close();
-        }
+        next = await frames.next();
       } catch (error) {
+        if (finished) return;
         o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
         await stop();
-        controller.enqueue(
-          encoder.encode(
-            eventFrame("error", {
-              message: "The event stream failed; rejoin it.",
-              name: "StreamError",
-            }),
-          ),
-        );
+        const failure = { message: "The event stream failed; rejoin it.", name: "StreamError" };
+        controller.enqueue(encoder.encode(eventFrame("error", failure)));
+        controller.close();
+        return;
+      }
+      // The client went away while this pull waited: the stream is already cancelled.
+      if (finished) return;
+      if (next.done) {
+        finished = true;
+        controller.close();
+        return;
+      }
+      const frame = next.value;
+      if (frame.kind === "event") {
+        const action = o.hooks?.beforeEventFrame?.({
+          threadId: o.threadId,
+          runId: o.runId,
+          index: index++,
+          event: frame.event,
+        });
+        if (action) {
+          await stop();
+          if (action === "close") controller.close();
+          else if (o.destroyConnection) o.destroyConnection();
+          else controller.error(new Error("stream dropped by a test hook"));
+          return;
+        }
+      }
+      controller.enqueue(encoder.encode(frame.text));
+      if (frame.kind === "final") {
+        await stop();
         controller.close();
       }
     },

@@ -7,13 +7,12 @@ import { createLogger } from "../../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
-import { streamingAgentFromGraph } from "../../../src/gateway/echo-agent.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
 import type { StreamBridge } from "../../../src/runtime/stream-bridge.js";
 import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
-import { buildTestGraph, GraphControls } from "./test-graph.js";
+import { buildTestGraph, GraphControls, streamingAgentFromGraph } from "./test-graph.js";
 
 export interface GatewayHarness {
   url: string;

@@ -8,6 +8,7 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
 import { Latch } from "../../helpers/latch.js";
 
 /**
@@ -105,4 +106,14 @@ export function buildTestGraph(checkpointer: BaseCheckpointSaver, controls: Grap
     .addEdge("hold", END)
     .addEdge("ask", END)
     .compile({ checkpointer });
+}
+
+/** Anything with LangGraph's `stream(input, options)`. */
+interface GraphLike {
+  stream(input: never, options: never): Promise<AsyncIterable<unknown>>;
+}
+
+/** The worker's options already use LangGraph.js names, so they pass straight through. */
+export function streamingAgentFromGraph(graph: GraphLike): StreamingAgent {
+  return { stream: (input, options) => graph.stream(input as never, options as never) };
 }
