@@ -5,12 +5,14 @@ import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
+import { FawnPaths } from "../core/paths.js";
 import { OrphanRecovery } from "../runtime/orphan-recovery.js";
 import { RunManager } from "../runtime/run-manager.js";
 import { RunService } from "../runtime/run-service.js";
 import type { FawnStores } from "../runtime/stores.js";
 import type { StreamBridge } from "../runtime/stream-bridge.js";
 import type { AgentFactory, RunContext } from "../runtime/worker/run-context.js";
+import { createSandboxProvider, type SandboxProvider } from "../sandbox/index.js";
 import { createMemoryStores } from "../stores/memory/stores.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
@@ -25,6 +27,11 @@ export interface CreateFawnOptions {
   stores?: FawnStores;
   bridge?: StreamBridge;
   checkpointer?: BaseCheckpointSaver;
+  /**
+   * The sandbox provider agents' tools run in (default: the one `sandbox.use` selects, shut down
+   * by `close()`); a given provider stays the caller's to shut down.
+   */
+  sandbox?: SandboxProvider;
   /** The graph every run executes. */
   agentFactory: AgentFactory;
   /** Extra run context (completion hook, journal factory, …). */
@@ -40,6 +47,8 @@ export interface Fawn {
   stores: FawnStores;
   bridge: StreamBridge;
   checkpointer: BaseCheckpointSaver;
+  /** Where agents run commands and touch files (`sandbox.use`: auto picks bwrap where it works). */
+  sandbox: SandboxProvider;
   manager: RunManager;
   runs: RunService;
   recovery: OrphanRecovery;
@@ -51,10 +60,20 @@ export interface Fawn {
 export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const config = options.config ?? (await loadConfig()).config;
   const logger = options.logger ?? rootLogger;
+  // First: an explicitly chosen provider that cannot work here fails before anything is opened.
+  const sandbox =
+    options.sandbox ??
+    (await createSandboxProvider({
+      config: config.sandbox,
+      paths: new FawnPaths(config.home),
+      ...(config.stream_bridge.redis_url
+        ? { streamBridgeRedisUrl: config.stream_bridge.redis_url }
+        : {}),
+      logger,
+    }));
   const stores =
     options.stores ?? (await openStores(config.database.url, config.home, options.clock));
-  const bridge =
-    options.bridge ?? new MemoryStreamBridge({ queueMaxSize: config.stream_bridge.queue_maxsize });
+  const bridge = options.bridge ?? createBridge(config);
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const manager = new RunManager({
     store: stores.runs,
@@ -89,13 +108,17 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     stores,
     bridge,
     checkpointer,
+    sandbox,
     manager,
     runs,
     recovery,
     logger,
     async close() {
       recovery.stop();
+      runs.close();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
+      // After the runs: no tool call is using a sandbox any more.
+      if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();
       await stores.close();
     },

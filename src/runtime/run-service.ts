@@ -42,6 +42,7 @@ export class RunService {
   readonly bridge: StreamBridge;
   private readonly ctx: RunContext;
   private readonly agentFactory: AgentFactory;
+  private readonly delayed = new Set<NodeJS.Timeout>();
 
   constructor(options: RunServiceOptions) {
     this.manager = options.manager;
@@ -58,11 +59,28 @@ export class RunService {
     });
     if (!record.idempotencyReused && !record.queued && !record.storeOnly) {
       // A cancel during the delay is applied when the worker starts (tryStart refuses an aborted run).
-      if (startDelayMs && startDelayMs > 0)
-        setTimeout(() => this.launch(record), startDelayMs).unref();
+      if (startDelayMs && startDelayMs > 0) this.launchLater(record, startDelayMs);
       else this.launch(record);
     }
     return record;
+  }
+
+  private launchLater(record: RunRecord, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.delayed.delete(timer);
+      this.launch(record);
+    }, delayMs);
+    timer.unref();
+    this.delayed.add(timer);
+  }
+
+  /**
+   * Stop launching delayed runs. Their rows stay `pending` under this worker's lease, so once it
+   * lapses recovery closes them instead of leaving them waiting forever.
+   */
+  close(): void {
+    for (const timer of this.delayed) clearTimeout(timer);
+    this.delayed.clear();
   }
 
   /** Start the worker of an admitted, non-queued record. */
@@ -81,7 +99,11 @@ export class RunService {
       ...(invocation.interrupt_after ? { interruptAfter: invocation.interrupt_after } : {}),
     };
     const task = startRunWorker(this.bridge, this.manager, record, request);
-    void task.settled().then(() => this.startNextQueued(record.threadId));
+    void task.settled().then(() => {
+      // The durable row is the record of a finished run; keeping it here would grow forever.
+      this.manager.forget(record.runId);
+      return this.startNextQueued(record.threadId);
+    });
     return task;
   }
 

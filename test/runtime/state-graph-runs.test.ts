@@ -234,7 +234,8 @@ describe.each(backends)(
     it("cancel with interrupt keeps the checkpoint and ends interrupted", async () => {
       holds.set("wait here", new Latch());
       const record = await submit("t-interrupt", "wait here");
-      await within(waitForStatus(record, "running"), 5000, "run never started");
+      // Cancel only once the reply is checkpointed and the graph waits in its hold node.
+      await within(waitForMessages("t-interrupt", 2), 5000, "run never replied");
       expect(await service.manager.cancel(record.runId, { action: "interrupt" })).toBe("cancelled");
       await finish(record);
       await expectOneTerminal(record, "interrupted");

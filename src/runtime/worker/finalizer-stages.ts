@@ -1,4 +1,3 @@
-import { sleep } from "../../core/async/deadline.js";
 import { raceCancellation } from "../../core/async/task.js";
 import { describeError, isCancelledError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
@@ -121,7 +120,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
     const delayMs = ctx.streamRetentionMs ?? 60_000;
     const spawn = ctx.spawnHousekeeping ?? defaultSpawn(f.logger);
     spawn(`stream-cleanup-${record.runId}`, async (signal) => {
-      await sleep(delayMs, signal);
+      await idleDelay(delayMs, signal);
       await bridge.cleanup(record.runId);
     });
   },
@@ -148,6 +147,23 @@ function defaultSpawn(
       logger.warn({ task: name, error: describeError(error) }, "housekeeping failed"),
     );
   };
+}
+
+/** A delay that does not keep the process alive (stream cleanup must not delay exit). */
+function idleDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    timer.unref();
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 export function threadStatusFor(status: RunStatus): ThreadStatus {
