@@ -124,14 +124,16 @@ async function storedVersions(
   return existing;
 }
 
-/** The parent checkpoint's `{channel: list_id}`, or nothing when it has no (stored) parent. */
+/**
+ * The parent checkpoint's `{channel: list_id}`, or nothing when it has no (stored) parent. Read
+ * even when this put writes no list: its own `list_refs` carries the parent's over, or its child
+ * would find no base and store its lists in full.
+ */
 async function parentListRefs(
   trx: SqlExecutor,
   put: EncodedCheckpoint,
 ): Promise<Record<string, string>> {
-  if (put.parentId === undefined || !put.newValues.some((value) => value.kind === "list")) {
-    return {};
-  }
+  if (put.parentId === undefined) return {};
   const row = await trx
     .selectFrom("checkpoints")
     .select("list_refs")

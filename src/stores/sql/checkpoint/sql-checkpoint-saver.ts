@@ -140,11 +140,14 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         newValues,
       }),
     );
-    // Only committed rows may seed the caches: a later put uses them as delta bases.
+    // The next put of this thread diffs against these refs and the next read decodes these
+    // elements; both are immutable (fresh list ids, content-addressed elements), so caching
+    // them can never go stale.
     for (const list of result.lists) {
       this.lists.remember(list.listId, list.refs);
-      for (const element of list.inserted)
+      for (const element of list.inserted) {
         this.lists.rememberElement(threadId, element.ref, element);
+      }
     }
     this.onBytesWritten?.(result.bytes, "put");
     return checkpointConfig(threadId, ns, prepared.id);
