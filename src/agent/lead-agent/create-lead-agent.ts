@@ -1,16 +1,20 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import {
-  AIMessage,
-  AIMessageChunk,
-  type BaseMessage,
-  SystemMessage,
-} from "@langchain/core/messages";
-import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { END, START, StateGraph } from "@langchain/langgraph";
+import {
+  Command,
+  END,
+  type LangGraphRunnableConfig,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { createToolStep, pendingToolCalls } from "./execute-tool-calls.js";
-import { type ThreadState, ThreadStateAnnotation } from "./thread-state.js";
+import type { Logger } from "../../core/logger.js";
+import { hasHook, runStateHooks } from "../middlewares/chain.js";
+import type { AgentMiddleware } from "../middlewares/types.js";
+import { createToolStep } from "./execute-tool-calls.js";
+import { createModelStep } from "./model-step.js";
+import { AFTER_AGENT_NODE, BEFORE_AGENT_NODE, type StepContext } from "./step-context.js";
+import { type ThreadState, ThreadStateAnnotation, type ThreadStateUpdate } from "./thread-state.js";
 
 /** The tag on the lead agent's own model calls; the run journal attributes usage by it. */
 export const LEAD_AGENT_TAG = "lead_agent";
@@ -24,67 +28,98 @@ export interface LeadAgentOptions {
   systemPrompt?: string;
   /** The compiled graph's name (default `lead_agent`). */
   name?: string;
+  /** The middleware chain, in reference order (see middlewares/lead-middlewares.ts). */
+  middlewares?: readonly AgentMiddleware[];
+  /** Looks up a configured model by name for middlewares' side calls (title, summary). */
+  resolveModel?: (name: string) => Promise<BaseChatModel>;
+  logger?: Logger;
 }
 
 /**
  * The lead agent: a LangGraph state graph looping model → tools → model until the model answers
- * without tool calls. Middlewares (reference §1.3) will wrap the two steps.
+ * without tool calls. Middlewares run inside those two steps (model hooks and wrappers in the
+ * model step, tool wrappers in the tools step); agent-level hooks get their own nodes at the
+ * start and end of a turn, only when some middleware has them. Each step routes with
+ * `Command(goto)`, so a tool can end the turn (clarification) and a hook can re-run the model.
  */
 export function createLeadAgent(options: LeadAgentOptions) {
-  const tools = options.tools ?? [];
-  const model =
+  const middlewares = options.middlewares ?? [];
+  const tools = uniqueByName([
+    ...(options.tools ?? []),
+    ...middlewares.flatMap((middleware) => middleware.tools ?? []),
+  ]);
+  const bound =
     tools.length > 0 && options.model.bindTools
       ? options.model.bindTools([...tools])
       : options.model;
-  const taggedModel = model.withConfig({ tags: [LEAD_AGENT_TAG] });
-  const systemPrompt = options.systemPrompt;
-
-  const callModel = async (state: ThreadState, config: RunnableConfig) => {
-    const request: BaseMessage[] = systemPrompt
-      ? [new SystemMessage(systemPrompt), ...state.messages]
-      : state.messages;
-    const response = await taggedModel.invoke(request, config);
-    return { messages: [asStoredMessage(response)] };
+  const withBeforeAgent = hasHook(middlewares, "beforeAgent");
+  const withAfterAgent = hasHook(middlewares, "afterAgent");
+  const context: StepContext = {
+    middlewares,
+    model: options.model,
+    resolveModel: options.resolveModel,
+    logger: options.logger,
+    exitNode: withAfterAgent ? AFTER_AGENT_NODE : END,
   };
-
+  const modelStep = createModelStep(
+    { callable: bound.withConfig({ tags: [LEAD_AGENT_TAG] }), systemPrompt: options.systemPrompt },
+    context,
+  );
+  const exits = [context.exitNode];
+  // Hook nodes only when a middleware has such hooks: a bare graph stays model ↔ tools.
+  const nodes: GraphNode[] = [
+    ["model", modelStep, { ends: ["tools", "model", ...exits] }],
+    ["tools", createToolStep(tools, context), { ends: ["model", ...exits] }],
+  ];
+  if (withBeforeAgent) {
+    nodes.push([
+      BEFORE_AGENT_NODE,
+      agentHookStep("beforeAgent", context, "model"),
+      { ends: ["model"] },
+    ]);
+  }
+  if (withAfterAgent) {
+    nodes.push([AFTER_AGENT_NODE, agentHookStep("afterAgent", context, END), { ends: [END] }]);
+  }
   return new StateGraph(ThreadStateAnnotation)
-    .addNode("model", callModel)
-    .addNode("tools", createToolStep(tools))
-    .addEdge(START, "model")
-    .addConditionalEdges("model", routeAfterModel, ["tools", END])
-    .addEdge("tools", "model")
+    .addNode(nodes)
+    .addEdge(START, withBeforeAgent ? BEFORE_AGENT_NODE : "model")
     .compile({
       ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
       name: options.name ?? "lead_agent",
     });
 }
 
+type NodeName = "model" | "tools" | typeof BEFORE_AGENT_NODE | typeof AFTER_AGENT_NODE;
+type GraphNode = [
+  NodeName,
+  (
+    state: ThreadState,
+    config: LangGraphRunnableConfig,
+  ) => Promise<Array<Command | ThreadStateUpdate>>,
+  { ends: Array<NodeName | typeof END> },
+];
+
 export type LeadAgentGraph = ReturnType<typeof createLeadAgent>;
 
-function routeAfterModel(state: ThreadState): "tools" | typeof END {
-  return pendingToolCalls(state.messages).length > 0 ? "tools" : END;
+/** A node running one agent-level hook phase, then going to `next`. */
+function agentHookStep(
+  hook: "beforeAgent" | "afterAgent",
+  context: StepContext,
+  next: "model" | typeof END,
+) {
+  return async (state: ThreadState, config: LangGraphRunnableConfig) => {
+    const outcome = await runStateHooks(hook, context.middlewares, state, { ...context, config });
+    return [...outcome.updates, new Command({ goto: next })];
+  };
 }
 
-/**
- * A streamed answer arrives as an AIMessageChunk; the thread stores a plain AIMessage so clients
- * and checkpoints see the same `ai` message whether or not the call was streamed.
- */
-function asStoredMessage(message: BaseMessage): BaseMessage {
-  if (!AIMessageChunk.isInstance(message)) return message;
-  return new AIMessage({
-    content: message.content,
-    id: message.id,
-    name: message.name,
-    tool_calls: message.tool_calls,
-    invalid_tool_calls: message.invalid_tool_calls,
-    additional_kwargs: withoutRawToolCalls(message.additional_kwargs),
-    response_metadata: message.response_metadata,
-    usage_metadata: message.usage_metadata,
+/** The first tool of each name wins (reference §1.2: duplicates are skipped). */
+function uniqueByName(tools: StructuredToolInterface[]): StructuredToolInterface[] {
+  const seen = new Set<string>();
+  return tools.filter((tool) => {
+    if (seen.has(tool.name)) return false;
+    seen.add(tool.name);
+    return true;
   });
-}
-
-/** Streamed OpenAI answers keep raw tool-call fragments here; `tool_calls` is the parsed truth. */
-function withoutRawToolCalls(kwargs: Record<string, unknown>): Record<string, unknown> {
-  const { tool_calls: _raw, ...rest } = kwargs;
-  return rest;
 }

@@ -2,25 +2,44 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { Env } from "../../core/config/env-expansion.js";
-import type { FawnConfig } from "../../core/config/schema.js";
+import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { FawnPaths } from "../../core/paths.js";
 import type { AgentFactory } from "../../runtime/worker/run-context.js";
+import {
+  buildLeadMiddlewares,
+  type LeadMiddlewareOptions,
+  type MiddlewareConfigSections,
+  parseLeadMiddlewareSettings,
+} from "../middlewares/lead-middlewares.js";
+import { subagentLimits } from "../middlewares/subagent-limit/subagent-limit-middleware.js";
+import type { AgentMiddleware } from "../middlewares/types.js";
 import { createChatModel } from "../models/create-chat-model.js";
 import { selectModelConfig } from "../models/list-models.js";
+import { buildSystemPrompt } from "../prompts/build-system-prompt.js";
+import {
+  createSandboxTools,
+  type SandboxToolsOptions,
+} from "../tools/sandbox/create-sandbox-tools.js";
 import { createThreadFileTools } from "../tools/thread-file-tools.js";
 import { createLeadAgent } from "./create-lead-agent.js";
-import { leadRunOptions } from "./run-options.js";
+import { type LeadRunOptions, leadRunOptions } from "./run-options.js";
 import { toStreamingAgent } from "./streaming-agent.js";
-import { buildLeadSystemPrompt } from "./system-prompt.js";
 
 export interface LeadAgentFactoryOptions {
-  config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit">;
+  config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit"> & MiddlewareConfigSections;
   /** The saver the runtime reads thread state from; pass the same one to createFawn. */
   checkpointer?: BaseCheckpointSaver;
   /** Tools for every run (default: the thread file tools over `config.home`). */
   tools?: readonly StructuredToolInterface[];
+  /** With a sandbox provider the default tools are the sandbox tools (bash, ls, read_file, …). */
+  sandbox?: SandboxToolsOptions;
+  /** A fixed system prompt; by default it is built per run (tools, limits, today's date). */
   systemPrompt?: string;
+  /** Replaces the reference middleware chain (embedders, tests). */
+  middlewares?: (run: LeadRunOptions) => AgentMiddleware[];
+  /** Seams of the default chain (retry timing, fault injection, clock). */
+  middlewareOptions?: Pick<LeadMiddlewareOptions, "modelRetry" | "externalizeSeams" | "clock">;
   /** Where provider keys are looked up when an entry has none (default process.env). */
   env?: Env;
   /** Folder relative `script:` paths are resolved against (default: the working directory). */
@@ -30,33 +49,33 @@ export interface LeadAgentFactoryOptions {
 
 /**
  * The AgentFactory the run worker calls once per run: picks the model (`model_name` from the
- * run's configurable/context, else the first configured model, else the offline demo), then
- * builds the lead-agent graph around it.
+ * run's configurable/context, else the first configured model, else the offline demo), builds
+ * the middleware chain for the run's options (plan mode, sub-agents, vision) and the lead-agent
+ * graph around them. Config sections are validated here, once, so a bad value fails at startup.
  */
 export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentFactory {
   const logger = options.logger ?? rootLogger;
+  const paths = new FawnPaths(options.config.home);
   const tools =
-    options.tools ?? createThreadFileTools({ paths: new FawnPaths(options.config.home) });
-  const systemPrompt = options.systemPrompt ?? buildLeadSystemPrompt();
+    options.tools ??
+    (options.sandbox
+      ? createSandboxTools({ ...options.sandbox, paths })
+      : createThreadFileTools({ paths }));
+  const settings = parseLeadMiddlewareSettings(options.config);
   // Models hold no per-run state, so one instance per (model, thinking, effort) serves every run.
   const models = new Map<string, Promise<BaseChatModel>>();
 
-  const modelFor = (config: Record<string, unknown>): Promise<BaseChatModel> => {
-    const run = leadRunOptions(config);
-    const { model, fellBack } = selectModelConfig(options.config, run.modelName);
-    if (fellBack) {
-      logger.warn(
-        { requested: run.modelName, using: model.name },
-        "unknown model requested; using the default model",
-      );
-    }
-    const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
-    const key = JSON.stringify([model.name, thinkingEnabled, run.reasoningEffort ?? null]);
+  const buildModel = (
+    model: ModelConfig,
+    thinkingEnabled: boolean,
+    reasoningEffort: string | undefined,
+  ): Promise<BaseChatModel> => {
+    const key = JSON.stringify([model.name, thinkingEnabled, reasoningEffort ?? null]);
     let created = models.get(key);
     if (!created) {
       created = createChatModel(model, {
         thinkingEnabled,
-        reasoningEffort: run.reasoningEffort,
+        reasoningEffort,
         ...(options.env ? { env: options.env } : {}),
         ...(options.baseDir ? { baseDir: options.baseDir } : {}),
       });
@@ -67,11 +86,40 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     return created;
   };
 
+  /** A named model for middleware side calls (title, summary): thinking off, no fallback. */
+  const resolveModel = (name: string): Promise<BaseChatModel> => {
+    const { model, fellBack } = selectModelConfig(options.config, name);
+    if (fellBack) return Promise.reject(new Error(`No model named "${name}" is configured.`));
+    return buildModel(model, false, undefined);
+  };
+
   return async ({ config }) => {
+    const run = leadRunOptions(config);
+    const { model, fellBack } = selectModelConfig(options.config, run.modelName);
+    if (fellBack) {
+      logger.warn(
+        { requested: run.modelName, using: model.name },
+        "unknown model requested; using the default model",
+      );
+    }
+    const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
+    const middlewares =
+      options.middlewares?.(run) ??
+      buildLeadMiddlewares({
+        settings,
+        paths,
+        run,
+        supportsVision: model.supports_vision,
+        contextWindow: model.context_window,
+        ...options.middlewareOptions,
+      });
     const graph = createLeadAgent({
-      model: await modelFor(config),
+      model: await buildModel(model, thinkingEnabled, run.reasoningEffort),
       tools,
-      systemPrompt,
+      middlewares,
+      systemPrompt: options.systemPrompt ?? leadSystemPrompt(tools, middlewares, run, settings),
+      resolveModel,
+      logger,
       ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
     });
     return toStreamingAgent(graph, {
@@ -80,4 +128,26 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         : {}),
     });
   };
+}
+
+function leadSystemPrompt(
+  tools: readonly StructuredToolInterface[],
+  middlewares: readonly AgentMiddleware[],
+  run: LeadRunOptions,
+  settings: { maxTotalSubagents: number },
+): string {
+  const all = [...tools, ...middlewares.flatMap((middleware) => middleware.tools ?? [])];
+  const seen = new Set<string>();
+  const listed = all.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
+  return buildSystemPrompt({
+    tools: listed.map((tool) => ({ name: tool.name, description: tool.description })),
+    subagents: run.subagentEnabled
+      ? subagentLimits({
+          ...(run.maxConcurrentSubagents !== undefined
+            ? { maxConcurrent: run.maxConcurrentSubagents }
+            : {}),
+          maxTotal: run.maxTotalSubagents ?? settings.maxTotalSubagents,
+        })
+      : null,
+  });
 }

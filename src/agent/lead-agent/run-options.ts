@@ -5,6 +5,14 @@ export interface LeadRunOptions {
   modelName: string | undefined;
   thinkingEnabled: boolean;
   reasoningEffort: string | undefined;
+  /** `is_plan_mode`: adds the todo middleware and `write_todos`. */
+  planMode: boolean;
+  /** `subagent_enabled`: caps `task` calls (the `task` tool itself lands with sub-agents). */
+  subagentEnabled: boolean;
+  maxConcurrentSubagents: number | undefined;
+  maxTotalSubagents: number | undefined;
+  /** `non_interactive`: no `ask_clarification` tool. */
+  nonInteractive: boolean;
 }
 
 export function leadRunOptions(config: Record<string, unknown>): LeadRunOptions {
@@ -17,9 +25,18 @@ export function leadRunOptions(config: Record<string, unknown>): LeadRunOptions 
     modelName,
     thinkingEnabled: typeof thinking === "boolean" ? thinking : true,
     reasoningEffort: stringOf(merged.reasoning_effort),
+    planMode: merged.is_plan_mode === true,
+    subagentEnabled: merged.subagent_enabled === true,
+    maxConcurrentSubagents: numberOf(merged.max_concurrent_subagents),
+    maxTotalSubagents: numberOf(merged.max_total_subagents),
+    nonInteractive: merged.non_interactive === true,
   };
 }
 
 function stringOf(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function numberOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }

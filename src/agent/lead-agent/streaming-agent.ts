@@ -2,6 +2,7 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { isCommand, type StreamMode } from "@langchain/langgraph";
 import { isPlainObject } from "../../core/config/env-expansion.js";
 import type { AgentStreamOptions, StreamingAgent } from "../../runtime/worker/run-context.js";
+import { EVIDENCE_CONFIG_KEY } from "../middlewares/runtime.js";
 import type { LeadAgentGraph } from "./create-lead-agent.js";
 import type { ThreadStateUpdate } from "./thread-state.js";
 
@@ -38,7 +39,11 @@ export function toStreamingAgent(
     stream: (input, streamOptions) => {
       const requested = numberOf(streamOptions.recursion_limit ?? streamOptions.recursionLimit);
       return graph.stream(graphInputOf(input), {
-        configurable: streamOptions.configurable ?? {},
+        configurable: {
+          ...streamOptions.configurable,
+          // Middlewares leave their evidence in the run's journal (see middlewares/runtime.ts).
+          ...(streamOptions.journal ? { [EVIDENCE_CONFIG_KEY]: streamOptions.journal } : {}),
+        },
         callbacks: callbacksOf(streamOptions.callbacks),
         streamMode: streamModesOf(streamOptions.streamMode),
         subgraphs: streamOptions.subgraphs ?? false,

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { Clock } from "../../core/clock.js";
+import type { FawnConfig } from "../../core/config/schema.js";
+import type { FawnPaths } from "../../core/paths.js";
+import type { LeadRunOptions } from "../lead-agent/run-options.js";
+import type { ExternalizeSeams } from "../tools/output-budget/externalize-tool-output.js";
+import {
+  parseToolOutputConfig,
+  type ToolOutputConfig,
+} from "../tools/output-budget/tool-output-config.js";
+import { createClarificationMiddleware } from "./clarification/clarification-middleware.js";
+import { parseConfigSection } from "./config-section.js";
+import { createDanglingToolCallMiddleware } from "./dangling-tool-calls/dangling-tool-call-middleware.js";
+import {
+  type LoopDetectionConfig,
+  parseLoopDetectionConfig,
+} from "./loop-detection/loop-detection-config.js";
+import { createLoopDetectionMiddleware } from "./loop-detection/loop-detection-middleware.js";
+import {
+  createModelRetryMiddleware,
+  type ModelRetryOptions,
+} from "./model-retry/model-retry-middleware.js";
+import { createSubagentLimitMiddleware } from "./subagent-limit/subagent-limit-middleware.js";
+import {
+  parseSummarizationConfig,
+  type SummarizationConfig,
+} from "./summarization/summarization-config.js";
+import { createSummarizationMiddleware } from "./summarization/summarization-middleware.js";
+import { createThreadDataMiddleware } from "./thread-data/thread-data-middleware.js";
+import { parseTitleConfig, type TitleConfig } from "./title/title-config.js";
+import { createTitleMiddleware } from "./title/title-middleware.js";
+import { createTodoMiddleware } from "./todos/todo-middleware.js";
+import { createToolErrorMiddleware } from "./tool-errors/tool-error-middleware.js";
+import { createToolOutputBudgetMiddleware } from "./tool-output-budget/tool-output-budget-middleware.js";
+import type { AgentMiddleware } from "./types.js";
+import { createUploadsMiddleware } from "./uploads/uploads-middleware.js";
+import { createViewImageMiddleware } from "./view-image/view-image-middleware.js";
+
+/** The config.yaml sections the lead agent's middlewares read, parsed once at startup. */
+export interface LeadMiddlewareSettings {
+  toolOutput: ToolOutputConfig;
+  loopDetection: LoopDetectionConfig;
+  title: TitleConfig;
+  summarization: SummarizationConfig;
+  maxTotalSubagents: number;
+}
+
+export type MiddlewareConfigSections = Partial<
+  Pick<FawnConfig, "tool_output" | "loop_detection" | "title" | "summarization" | "subagents">
+>;
+
+const subagentsSectionSchema = z.object({
+  max_total_per_run: z.number().int().min(1).max(50).default(6),
+});
+
+/** Validates the sections (defaults fill the gaps); a bad value fails at startup, by key. */
+export function parseLeadMiddlewareSettings(
+  config: MiddlewareConfigSections,
+): LeadMiddlewareSettings {
+  return {
+    toolOutput: parseToolOutputConfig(config.tool_output),
+    loopDetection: parseLoopDetectionConfig(config.loop_detection),
+    title: parseTitleConfig(config.title),
+    summarization: parseSummarizationConfig(config.summarization),
+    maxTotalSubagents: parseConfigSection(subagentsSectionSchema, config.subagents, "subagents")
+      .max_total_per_run,
+  };
+}
+
+export interface LeadMiddlewareOptions {
+  settings: LeadMiddlewareSettings;
+  paths: FawnPaths;
+  run: Pick<
+    LeadRunOptions,
+    | "planMode"
+    | "subagentEnabled"
+    | "maxConcurrentSubagents"
+    | "maxTotalSubagents"
+    | "nonInteractive"
+  >;
+  /** The run's model accepts images (`supports_vision`). */
+  supportsVision?: boolean;
+  /** The run's model context window, for `fraction` summarization triggers. */
+  contextWindow?: number | undefined;
+  modelRetry?: ModelRetryOptions;
+  externalizeSeams?: ExternalizeSeams;
+  clock?: Clock;
+}
+
+/**
+ * The lead agent's middleware chain in the reference order (harness §1.3), keeping its
+ * invariants: the output budget outermost among tool wrappers, thread data before uploads,
+ * clarification last (innermost tool wrapper). Optional middlewares join only when their
+ * feature is on for this run.
+ */
+export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddleware[] {
+  const { settings, run } = options;
+  const chain: Array<AgentMiddleware | false> = [
+    createToolOutputBudgetMiddleware({
+      config: settings.toolOutput,
+      ...(options.externalizeSeams ? { seams: options.externalizeSeams } : {}),
+    }),
+    createThreadDataMiddleware({
+      paths: options.paths,
+      ...(options.clock ? { clock: options.clock } : {}),
+    }),
+    createUploadsMiddleware({ paths: options.paths }),
+    createDanglingToolCallMiddleware(),
+    createModelRetryMiddleware(options.modelRetry),
+    createToolErrorMiddleware(),
+    settings.summarization.enabled &&
+      createSummarizationMiddleware({
+        config: settings.summarization,
+        contextWindow: options.contextWindow,
+      }),
+    run.planMode && createTodoMiddleware(),
+    settings.title.enabled && createTitleMiddleware(settings.title),
+    options.supportsVision === true && createViewImageMiddleware({ paths: options.paths }),
+    run.subagentEnabled &&
+      createSubagentLimitMiddleware({
+        ...(run.maxConcurrentSubagents !== undefined
+          ? { maxConcurrent: run.maxConcurrentSubagents }
+          : {}),
+        maxTotal: run.maxTotalSubagents ?? settings.maxTotalSubagents,
+      }),
+    settings.loopDetection.enabled && createLoopDetectionMiddleware(settings.loopDetection),
+    createClarificationMiddleware({ withTool: !run.nonInteractive }),
+  ];
+  return chain.filter((middleware): middleware is AgentMiddleware => middleware !== false);
+}
