@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../core/logger.js";
 import type { Fawn } from "../embedded/create-fawn.js";
+import { artifactRoutes } from "./artifacts/artifact-routes.js";
 import { type AgentDescription, AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
@@ -102,5 +103,6 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", runEventRoutes(s));
   api.route("/", statelessRunRoutes(s));
   api.route("/", assistantRoutes(s));
+  api.route("/", artifactRoutes(s));
   return api;
 }
