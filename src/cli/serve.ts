@@ -30,7 +30,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     logger,
     // Redis when FAWN_REDIS_URL / stream_bridge.redis_url is set: any process can stream any run.
     bridge: createBridge(config),
-    agentFactory: (args) => agent.factory(fawn.checkpointer)(args),
+    agentFactory: (args) => agent.factory(fawn.checkpointer, fawn.sandbox)(args),
     runContext: { onRunCompleted: hooks.onRunCompleted },
   });
   hooks.attach(fawn);

@@ -1,14 +1,19 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgentFactory } from "../agent/lead-agent/lead-agent-factory.js";
+import { sandboxToolSettingsOf } from "../agent/tools/sandbox/sandbox-tool-settings.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentDescription } from "../gateway/assistants/assistant-catalog.js";
 import type { AgentFactory } from "../runtime/worker/run-context.js";
+import type { SandboxProvider } from "../sandbox/index.js";
 
 export interface ServedAgent {
   description: AgentDescription;
-  /** The runtime's agent factory, given the checkpointer createFawn chose. */
-  factory(checkpointer: BaseCheckpointSaver): AgentFactory;
+  /**
+   * The runtime's agent factory, given the checkpointer createFawn chose and, when there is one,
+   * its sandbox provider (then the agent's tools run in the sandbox `sandbox.use` selects).
+   */
+  factory(checkpointer: BaseCheckpointSaver, sandbox?: SandboxProvider): AgentFactory;
 }
 
 const LEAD_AGENT_DESCRIPTION: AgentDescription = {
@@ -23,8 +28,15 @@ export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
   let factory: AgentFactory | undefined;
   return {
     description: LEAD_AGENT_DESCRIPTION,
-    factory: (checkpointer) => {
-      factory ??= createLeadAgentFactory({ config, checkpointer, logger });
+    factory: (checkpointer, sandbox) => {
+      factory ??= createLeadAgentFactory({
+        config,
+        checkpointer,
+        logger,
+        ...(sandbox
+          ? { sandbox: { provider: sandbox, settings: sandboxToolSettingsOf(config) } }
+          : {}),
+      });
       return factory;
     },
   };

@@ -355,7 +355,9 @@ describe("runs through the real runtime", () => {
       expect(row?.status).toBe("success");
       expect(streamed.filter((event) => event === "messages").length).toBeGreaterThan(3);
       const types = await eventTypes(instance, record);
-      expect(types.filter((type) => type === "llm.tool.result").length).toBeGreaterThanOrEqual(3);
+      // write_file and present_files; this agent has no sandbox, so the demo's bash step is
+      // answered as an unknown tool (no tool run, no result event).
+      expect(types.filter((type) => type === "llm.tool.result").length).toBeGreaterThanOrEqual(2);
       expect(types.filter((type) => type === "run.terminal")).toHaveLength(1);
     } finally {
       await server.close();

@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { servedAgent } from "../../../src/cli/served-agent.js";
+import { parseConfig } from "../../../src/core/config/load-config.js";
+import { createLogger } from "../../../src/core/logger.js";
+import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
+import { createGatewayApp } from "../../../src/gateway/app.js";
+import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
+import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
+import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
+
+export interface ServedGateway {
+  home: string;
+  url: string;
+  /** `…/api` — the SDK's `apiUrl`. */
+  apiUrl: string;
+  port: number;
+  fawn: Fawn;
+  /** An SDK client sending `headers` on every request. */
+  client(headers?: Record<string, string>): Client;
+  close(): Promise<void>;
+}
+
+export interface ServedGatewayOptions {
+  /** config.yaml content (FAWN_HOME is a fresh temp folder; stores in SQLite there). */
+  config?: (home: string) => Record<string, unknown>;
+  auth?: AuthProvider;
+}
+
+/**
+ * The server `fawn serve` builds — config → createFawn (which creates the sandbox provider
+ * `sandbox.use` selects) → the served lead agent with that provider → the gateway — on an
+ * ephemeral 127.0.0.1 port. Only the config source and signal handling differ from serve.ts.
+ */
+export async function startServedGateway(
+  options: ServedGatewayOptions = {},
+): Promise<ServedGateway> {
+  const home = await mkdtemp(join(tmpdir(), "fawn-e2e-"));
+  const { config } = parseConfig(
+    { database: { url: `sqlite:${join(home, "fawn.db")}` }, ...options.config?.(home) },
+    { env: { FAWN_HOME: home }, cwd: home },
+  );
+  const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
+  const hooks = new RunCompletionHooks(logger);
+  const agent = servedAgent(config, logger);
+  const fawn: Fawn = await createFawn({
+    config,
+    logger,
+    agentFactory: (args) => agent.factory(fawn.checkpointer, fawn.sandbox)(args),
+    runContext: { onRunCompleted: hooks.onRunCompleted },
+  });
+  hooks.attach(fawn);
+  const app = createGatewayApp({
+    fawn,
+    logger,
+    agent: agent.description,
+    ...(options.auth ? { auth: options.auth } : {}),
+  });
+  const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
+  const apiUrl = `${server.url}/api`;
+  return {
+    home,
+    url: server.url,
+    apiUrl,
+    port: Number(new URL(server.url).port),
+    fawn,
+    client: (headers) =>
+      new Client({
+        apiUrl,
+        apiKey: null,
+        callerOptions: { maxRetries: 0 },
+        ...(headers ? { defaultHeaders: headers } : {}),
+      }),
+    async close() {
+      await server.close();
+      await fawn.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
