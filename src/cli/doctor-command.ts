@@ -1,0 +1,87 @@
+import { Command } from "commander";
+import { listModels } from "../agent/models/list-models.js";
+import { loadConfig } from "../core/config/load-config.js";
+import { describeError } from "../core/errors.js";
+import { openStores } from "../embedded/create-fawn.js";
+import { describeSandboxProviders } from "../sandbox/index.js";
+
+type Check = { name: string; ok: boolean; detail: string };
+
+/** Hide credentials in a connection URL before it is printed. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):([^@/]+)@/, "//$1:***@");
+}
+
+async function checkDatabase(url: string, home: string): Promise<Check> {
+  try {
+    const stores = await openStores(url, home);
+    await stores.runs.get("doctor-probe");
+    await stores.close();
+    return { name: "database", ok: true, detail: `${redactUrl(url)} (migrated, reachable)` };
+  } catch (error) {
+    return { name: "database", ok: false, detail: `${redactUrl(url)}: ${describeError(error)}` };
+  }
+}
+
+async function checkRedis(url: string | undefined): Promise<Check> {
+  if (!url)
+    return {
+      name: "stream bridge",
+      ok: true,
+      detail: "in-memory (single process; set FAWN_REDIS_URL to share runs across processes)",
+    };
+  const { Redis } = await import("ioredis");
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3000,
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    return { name: "stream bridge", ok: true, detail: `Redis at ${redactUrl(url)}` };
+  } catch (error) {
+    return {
+      name: "stream bridge",
+      ok: false,
+      detail: `Redis at ${redactUrl(url)}: ${describeError(error)}`,
+    };
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `fawn doctor`: what this host and configuration give you, and what to fix. */
+export function doctorCommand(): Command {
+  return new Command("doctor")
+    .description("Check the configuration, database, stream bridge, sandbox providers and models.")
+    .action(async () => {
+      const { config, warnings, source } = await loadConfig();
+      const lines: string[] = [`config: ${source ?? "defaults (no config.yaml found)"}`];
+      for (const warning of warnings) lines.push(`  warning: ${warning}`);
+      const checks = await Promise.all([
+        checkDatabase(config.database.url, config.home),
+        checkRedis(config.stream_bridge.redis_url),
+      ]);
+      const sandbox = await describeSandboxProviders(config.sandbox);
+      checks.push({
+        name: "sandbox",
+        ok: sandbox.active !== null,
+        detail: sandbox.summary.replace(/^sandbox:\s*/, ""),
+      });
+      for (const provider of sandbox.providers) {
+        lines.push(
+          `  sandbox ${provider.kind}: ${provider.available ? "works" : "unavailable"} — ${provider.detail}`,
+        );
+      }
+      if (sandbox.hint) lines.push(`  hint: ${sandbox.hint}`);
+      for (const model of listModels(config)) {
+        const label = model.offline_demo ? "offline demo" : model.provider;
+        lines.push(`model ${model.name}: ${label}${model.is_default ? " (default)" : ""}`);
+      }
+      for (const check of checks)
+        lines.unshift(`${check.ok ? "ok  " : "FAIL"} ${check.name}: ${check.detail}`);
+      process.stdout.write(`${lines.join("\n")}\n`);
+      if (checks.some((check) => !check.ok)) process.exitCode = 1;
+    });
+}
