@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError } from "commander";
 import { FAWN_VERSION } from "../gateway/system-routes.js";
 import { serve } from "./serve.js";
+import { tokenCommand } from "./token-command.js";
+import { userCommand } from "./user-command.js";
 
 /** The `fawn` command line. */
 export function buildProgram(): Command {
@@ -20,6 +22,8 @@ export function buildProgram(): Command {
     .action(async (options: { port?: number; host?: string }) => {
       await serve(options);
     });
+  program.addCommand(userCommand());
+  program.addCommand(tokenCommand());
   return program;
 }
 

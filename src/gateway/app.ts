@@ -42,7 +42,7 @@ const DEFAULT_MAX_RECURSION_LIMIT = 1000;
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const { fawn } = options;
   const logger = (options.logger ?? fawn.logger).child({ component: "gateway" });
-  const auth = options.auth ?? createAuthProvider(fawn.config.auth.mode);
+  const auth = options.auth ?? createAuthProvider(fawn.config, { stores: fawn.stores, logger });
   const state = new ThreadStateService(fawn.checkpointer);
   const threads = new ThreadService(fawn, state);
   const assistants = new AssistantCatalog(

@@ -72,7 +72,15 @@ describe("loadConfig sources", () => {
         recovery_interval_seconds: 1,
       },
       server: { port: 2026, host: "127.0.0.1" },
-      auth: { mode: "disabled" },
+      auth: {
+        mode: "disabled",
+        allow_registration: false,
+        session_ttl_days: 7,
+        secure_cookies: "auto",
+        trust_proxy: false,
+        login_max_failures: 5,
+        login_lockout_seconds: 900,
+      },
     });
   });
 

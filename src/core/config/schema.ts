@@ -148,7 +148,20 @@ export const fawnConfigSchema = z
         host: z.string().min(1).default("127.0.0.1"),
       })
       .prefault({}),
-    auth: z.strictObject({ mode: z.enum(AUTH_MODES).default("disabled") }).prefault({}),
+    auth: z
+      .strictObject({
+        mode: z.enum(AUTH_MODES).default("disabled"),
+        // The keys below apply to `local` only. Registration is always open for the first user.
+        allow_registration: z.boolean().default(false),
+        session_ttl_days: z.number().min(1).max(30).default(7),
+        /** `auto`: Secure cookies when the request came over https. */
+        secure_cookies: z.enum(["auto", "always", "never"]).default("auto"),
+        /** Read the client IP and origin from X-Forwarded-* (only behind a proxy that sets them). */
+        trust_proxy: z.boolean().default(false),
+        login_max_failures: z.number().int().min(1).default(5),
+        login_lockout_seconds: z.number().int().min(1).default(900),
+      })
+      .prefault({}),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {
@@ -167,6 +180,7 @@ export const fawnConfigSchema = z
 
 export type ModelConfig = z.output<typeof modelConfigSchema>;
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
+export type AuthConfig = ParsedConfig["auth"];
 type ParsedConfig = z.output<typeof fawnConfigSchema>;
 
 /** The validated configuration, with environment overrides applied and derived values filled in. */

@@ -1,14 +1,19 @@
 import type { Hono } from "hono";
-import type { AuthMode } from "../../core/config/schema.js";
-import { ConfigError } from "../../core/errors.js";
+import { createAuthServices } from "../../auth/auth-services.js";
+import { userStoreOf } from "../../auth/user-store-of.js";
+import type { AuthMode, FawnConfig } from "../../core/config/schema.js";
+import type { Logger } from "../../core/logger.js";
+import type { FawnStores } from "../../runtime/stores.js";
+import { MemoryUserStore } from "../../stores/memory/user-store.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { DisabledAuthProvider } from "./disabled-auth.js";
+import { LocalAuthProvider } from "./local-auth-provider.js";
 import type { Principal } from "./principal.js";
 
 /**
  * The auth seam. The middleware asks the provider who the caller is; routes only ever see the
- * resulting `Principal`. A `local` provider (users, sessions, CSRF, API tokens) implements this
- * interface and mounts its own `/api/v1/auth/*` routes; no route changes.
+ * resulting `Principal`. The `local` provider (users, sessions, CSRF, API tokens) implements this
+ * interface and mounts its own `/api/auth/*` routes; no other route knows which provider runs.
  */
 export interface AuthProvider {
   readonly mode: AuthMode;
@@ -21,14 +26,24 @@ export interface AuthProvider {
   mountRoutes?(api: Hono<GatewayEnv>): void;
 }
 
-export function createAuthProvider(mode: AuthMode): AuthProvider {
-  switch (mode) {
+/** The provider `auth.mode` selects; `local` keeps its users beside the run stores. */
+export function createAuthProvider(
+  config: FawnConfig,
+  deps: { stores: FawnStores; logger: Logger },
+): AuthProvider {
+  switch (config.auth.mode) {
     case "disabled":
       return new DisabledAuthProvider();
-    case "local":
-      // Failing closed: starting "local" without its user store would silently serve everyone.
-      throw new ConfigError(
-        'auth.mode "local" is not available in this build yet; use FAWN_AUTH=disabled (loopback only) for now.',
-      );
+    case "local": {
+      const store = userStoreOf(deps.stores);
+      if (store instanceof MemoryUserStore) {
+        deps.logger.warn(
+          { database: "memory:" },
+          "auth.mode local over an in-memory database: accounts and tokens vanish on restart",
+        );
+      }
+      const services = createAuthServices(store, { config: config.auth });
+      return new LocalAuthProvider({ services, config: config.auth, logger: deps.logger });
+    }
   }
 }

@@ -149,6 +149,55 @@ function initialMigration(dialect: SqlDialectName): Migration {
   };
 }
 
+/** Users, login sessions and API tokens for `auth.mode: local`. */
+function usersMigration(dialect: SqlDialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable("users")
+        .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("email", "varchar(320)", (c) => c.notNull().unique())
+        .addColumn("password_hash", "varchar(255)", (c) => c.notNull())
+        .addColumn("token_version", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("auth_sessions")
+        .addColumn("token_hash", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("user_id", "varchar(64)", (c) => c.notNull())
+        .addColumn("token_version", "integer", (c) => c.notNull())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("expires_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("ix_auth_sessions_expires_at")
+        .on("auth_sessions")
+        .column("expires_at")
+        .execute();
+      await db.schema
+        .createTable("api_tokens")
+        .addColumn("id", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("user_id", "varchar(64)", (c) => c.notNull())
+        .addColumn("name", "varchar(128)", (c) => c.notNull())
+        .addColumn("prefix", "varchar(32)", (c) => c.notNull())
+        .addColumn("token_hash", "varchar(64)", (c) => c.notNull().unique())
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("ix_api_tokens_user_id")
+        .on("api_tokens")
+        .column("user_id")
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("api_tokens").ifExists().execute();
+      await db.schema.dropTable("auth_sessions").ifExists().execute();
+      await db.schema.dropTable("users").ifExists().execute();
+    },
+  };
+}
+
 /**
  * Migrations live in code (no files read at runtime, so a bundled or compiled build needs nothing
  * beside it). Names sort lexically; append new ones, never edit an applied one.
@@ -159,6 +208,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
       return {
         "0001_initial": initialMigration(dialect),
         "0002_checkpoints": checkpointsMigration(dialect),
+        "0003_users": usersMigration(dialect),
       };
     },
   };

@@ -97,6 +97,9 @@ export interface FawnTables {
   checkpoint_lists: CheckpointListsTable;
   checkpoint_messages: CheckpointMessagesTable;
   checkpoint_writes: CheckpointWritesTable;
+  users: UsersTable;
+  auth_sessions: AuthSessionsTable;
+  api_tokens: ApiTokensTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -166,4 +169,34 @@ export interface CheckpointWritesTable {
   value_type: string;
   value: BytesColumn;
   task_path: string;
+}
+
+/**
+ * `auth.mode: local` (migration 0003). Secrets are never stored in clear: `password_hash` is a
+ * scrypt string, sessions and API tokens are keyed by the SHA-256 of the token.
+ */
+export interface UsersTable {
+  id: string;
+  /** Normalized (trimmed, lower case) by the account service; unique. */
+  email: string;
+  password_hash: string;
+  token_version: number;
+  created_at: TimestampColumn;
+}
+
+export interface AuthSessionsTable {
+  token_hash: string;
+  user_id: string;
+  token_version: number;
+  created_at: TimestampColumn;
+  expires_at: TimestampColumn;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_at: TimestampColumn;
 }

@@ -1,0 +1,190 @@
+/**
+ * User isolation under REAL `auth.mode: local` (issue 4, "Must show"): two registered users; Bob
+ * calls every thread/run/event/file route with Alice's ids, once with a session cookie (+ CSRF)
+ * and once with an API token, and gets 404 without her data. No credentials is 401, a cookie
+ * request without its CSRF pair is 403, and a bearer token needs no CSRF.
+ */
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type BrowserSession,
+  cookieHeaders,
+  createApiToken,
+  registerUser,
+} from "../auth/helpers/http-session.js";
+import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+
+let h: GatewayHarness;
+let alice: Client;
+let bobSession: BrowserSession;
+let bobToken = "";
+const SECRET = "alice-secret-marker";
+let threadId = "";
+let runId = "";
+let checkpointId = "";
+
+beforeAll(async () => {
+  h = await startGatewayHarness({ config: { auth: { mode: "local", allow_registration: true } } });
+  const aliceSession = await registerUser(h.apiUrl, "alice@example.org", "alice password");
+  bobSession = await registerUser(h.apiUrl, "bob@example.org", "bob password 1");
+  bobToken = await createApiToken(h.apiUrl, bobSession);
+  // Alice drives the unmodified SDK with her API token.
+  alice = new Client({
+    apiUrl: h.apiUrl,
+    apiKey: null,
+    callerOptions: { maxRetries: 0 },
+    defaultHeaders: { Authorization: `Bearer ${await createApiToken(h.apiUrl, aliceSession)}` },
+  });
+  const thread = await alice.threads.create({ metadata: { secret: SECRET } });
+  threadId = thread.thread_id;
+  const run = await alice.runs.create(threadId, "lead_agent", {
+    input: { messages: [{ role: "user", content: SECRET }] },
+  });
+  runId = run.run_id;
+  await alice.runs.join(threadId, runId);
+  checkpointId = (await alice.threads.getState(threadId)).checkpoint.checkpoint_id ?? "";
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+type Credential = "cookie" | "cookie-without-csrf" | "token" | "none";
+
+function call(method: string, path: string, body: unknown, as: Credential): Promise<Response> {
+  const auth: Record<string, string> =
+    as === "token"
+      ? { authorization: `Bearer ${bobToken}` }
+      : as === "none"
+        ? {}
+        : cookieHeaders(bobSession, as === "cookie");
+  return fetch(`${h.apiUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...auth },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+const runBody = {
+  assistant_id: "lead_agent",
+  input: { messages: [{ role: "user", content: "x" }] },
+};
+
+function foreignRoutes(): Array<[string, string, unknown?]> {
+  const t = `/threads/${threadId}`;
+  const r = `${t}/runs/${runId}`;
+  const onThread = { ...runBody, config: { configurable: { thread_id: threadId } } };
+  return [
+    ["GET", t],
+    ["PATCH", t, { metadata: { hijacked: true } }],
+    ["DELETE", t],
+    ["GET", `${t}/state`],
+    ["POST", `${t}/state`, { values: { messages: [] } }],
+    ["GET", `${t}/state/${checkpointId}`],
+    ["POST", `${t}/state/checkpoint`, { checkpoint: { checkpoint_id: checkpointId } }],
+    ["POST", `${t}/history`, { limit: 10 }],
+    ["GET", `${t}/history`],
+    ["POST", `${t}/runs`, runBody],
+    ["POST", `${t}/runs`, { ...runBody, if_not_exists: "create" }],
+    ["POST", `${t}/runs/stream`, runBody],
+    ["POST", `${t}/runs/wait`, runBody],
+    ["GET", `${t}/runs`],
+    ["GET", r],
+    ["DELETE", r],
+    ["POST", `${r}/cancel?wait=1`],
+    ["GET", `${r}/join`],
+    ["GET", `${r}/stream`],
+    ["POST", `${r}/stream`],
+    ["GET", `${r}/events`],
+    ["GET", `${r}/messages`],
+    ["GET", `${t}/messages`],
+    ["GET", `${t}/messages/page`],
+    ["GET", `${t}/artifacts/mnt/user-data/outputs/report.md`],
+    ["POST", "/runs/stream", onThread],
+    ["POST", "/runs/wait", onThread],
+    ["POST", "/runs", onThread],
+  ];
+}
+
+describe("user isolation under local auth", () => {
+  for (const credential of ["cookie", "token"] as const) {
+    it(`answers 404 on every route for another user's ids (${credential})`, async () => {
+      for (const [method, path, body] of foreignRoutes()) {
+        const response = await call(method, path, body, credential);
+        const text = await response.text();
+        expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
+        expect(text).not.toContain(SECRET);
+        expect(JSON.parse(text)).toHaveProperty("detail");
+      }
+    });
+  }
+
+  it("does not let another user find the thread through search, count or creation", async () => {
+    for (const credential of ["cookie", "token"] as const) {
+      const search = await call("POST", "/threads/search", {}, credential);
+      expect(await search.json()).toEqual([]);
+      expect(await (await call("POST", "/threads/count", {}, credential)).json()).toBe(0);
+      const create = await call("POST", "/threads", { thread_id: threadId }, credential);
+      expect(create.status).toBe(409);
+      expect(await create.text()).not.toContain(SECRET);
+    }
+  });
+
+  it("scopes run ids to the caller's threads", async () => {
+    const bob = new Client({
+      apiUrl: h.apiUrl,
+      apiKey: null,
+      callerOptions: { maxRetries: 0 },
+      defaultHeaders: { Authorization: `Bearer ${bobToken}` },
+    });
+    const own = await bob.threads.create();
+    await expect(bob.runs.get(own.thread_id, runId)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("answers 401 without credentials, except on public routes", async () => {
+    for (const [method, path, body] of foreignRoutes()) {
+      const response = await call(method, path, body, "none");
+      expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
+      expect(await response.json()).toMatchObject({ detail: { code: "unauthorized" } });
+    }
+    expect((await fetch(`${h.url}/health`)).status).toBe(200);
+    expect((await fetch(`${h.apiUrl}/info`)).status).toBe(200);
+  });
+
+  it("answers 403 to a cookie request without the CSRF pair; reads and tokens need none", async () => {
+    const denied = await call("POST", "/threads", {}, "cookie-without-csrf");
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ detail: { code: "forbidden" } });
+    const withoutCookiePair = await fetch(`${h.apiUrl}/threads`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        cookie: bobSession.cookie.split(";")[0] ?? "",
+        "x-csrf-token": bobSession.csrf,
+      },
+      body: "{}",
+    });
+    expect(withoutCookiePair.status).toBe(403);
+    expect((await call("POST", "/threads/search", {}, "cookie-without-csrf")).status).toBe(403);
+    expect(
+      (
+        await call(
+          "GET",
+          "/threads/00000000-0000-0000-0000-000000000000",
+          undefined,
+          "cookie-without-csrf",
+        )
+      ).status,
+    ).toBe(404);
+    expect((await call("POST", "/threads", {}, "token")).status).toBe(200);
+    expect((await call("POST", "/threads", {}, "cookie")).status).toBe(200);
+  });
+
+  it("left the owner's thread and runs untouched", async () => {
+    const thread = await alice.threads.get(threadId);
+    expect(thread.metadata).toEqual(expect.objectContaining({ secret: SECRET }));
+    expect(thread.metadata).not.toHaveProperty("hijacked");
+    const runs = await alice.runs.list(threadId);
+    expect(runs.map((run) => run.run_id)).toEqual([runId]);
+    expect((await alice.threads.getState(threadId)).checkpoint.checkpoint_id).toBe(checkpointId);
+  });
+});
