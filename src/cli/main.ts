@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { FAWN_VERSION } from "../gateway/system-routes.js";
-import { serve } from "./serve.js";
+import { doctorCommand } from "./doctor-command.js";
 import { tokenCommand } from "./token-command.js";
 import { userCommand } from "./user-command.js";
 
@@ -20,10 +20,13 @@ export function buildProgram(): Command {
     )
     .option("--host <host>", "interface to bind (overrides server.host)")
     .action(async (options: { port?: number; host?: string }) => {
+      // Loaded on demand: the server pulls in the whole runtime, other commands should start fast.
+      const { serve } = await import("./serve.js");
       await serve(options);
     });
   program.addCommand(userCommand());
   program.addCommand(tokenCommand());
+  program.addCommand(doctorCommand());
   return program;
 }
 
