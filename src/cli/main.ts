@@ -24,6 +24,33 @@ export function buildProgram(): Command {
       const { serve } = await import("./serve.js");
       await serve(options);
     });
+  program
+    .command("run")
+    .description("Run one task with the lead agent in-process: live progress, answer, artifacts.")
+    .argument("<task>", "what the agent should do")
+    .option("-m, --model <name>", "model to use (a name from config.yaml models:, or demo)")
+    .action(async (task: string, options: { model?: string }) => {
+      // Loaded on demand, like serve: the runtime is heavy.
+      const { runCommand } = await import("./run-command.js");
+      await runCommand(task, options.model);
+    });
+  program
+    .command("demo")
+    .description("Run the offline demo model's task end to end and print the report's path.")
+    .action(async () => {
+      const { demoCommand } = await import("./demo-command.js");
+      await demoCommand();
+    });
+  program
+    .command("mock-openai")
+    .description("Serve a model script as an OpenAI-compatible API (for tests and demos).")
+    .requiredOption("-s, --script <file>", "script file (YAML or JSON)")
+    .option("-p, --port <port>", "port to listen on (default 2027)", parsePort)
+    .option("--host <host>", "interface to bind (default 127.0.0.1)")
+    .action(async (options: { script: string; port?: number; host?: string }) => {
+      const { mockOpenAICommand } = await import("./mock-openai-command.js");
+      await mockOpenAICommand(options);
+    });
   program.addCommand(userCommand());
   program.addCommand(tokenCommand());
   program.addCommand(doctorCommand());
