@@ -1,0 +1,114 @@
+import type { Table, TargetCheck } from "../lib/bench-script.js";
+import { fixed, integer, ms, ratio } from "../lib/format.js";
+import type { LoadFigures } from "./closed-loop.js";
+
+export type SubjectName = "fawn" | "peer" | "bare";
+
+/** A subject's medians per concurrency level. */
+export type SubjectFigures = Map<number, LoadFigures>;
+
+const LABELS: Record<SubjectName, string> = {
+  fawn: "Fawn (HTTP, SQLite)",
+  peer: "langgraph-api (HTTP, in-memory)",
+  bare: "bare graph.stream()",
+};
+
+export function runtimeTables(all: Map<SubjectName, SubjectFigures>, levels: number[]): Table[] {
+  const latency: Table = {
+    title: "Runs/s and latency (ms), medians",
+    columns: [
+      "subject",
+      "concurrency",
+      "runs/s",
+      "end-to-end p50",
+      "end-to-end p95",
+      "first event p50",
+      "first event p95",
+      "runs/rep",
+      "errors",
+    ],
+    rows: [],
+  };
+  for (const level of levels) {
+    for (const [name, figures] of all) {
+      const f = figures.get(level);
+      if (!f) continue;
+      latency.rows.push([
+        LABELS[name],
+        String(level),
+        fixed(f.runsPerSecond),
+        ms(f.p50Ms),
+        ms(f.p95Ms),
+        ms(f.firstEventP50Ms),
+        ms(f.firstEventP95Ms),
+        integer(f.runs),
+        integer(f.errors),
+      ]);
+    }
+  }
+  const ratios: Table = {
+    title: "Throughput ratios",
+    columns: [
+      "concurrency",
+      "Fawn runs/s",
+      "peer runs/s",
+      "bare runs/s",
+      "Fawn ÷ peer",
+      "Fawn ÷ bare",
+    ],
+    rows: [],
+  };
+  for (const level of levels) {
+    const rate = (name: SubjectName): number =>
+      all.get(name)?.get(level)?.runsPerSecond ?? Number.NaN;
+    ratios.rows.push([
+      String(level),
+      fixed(rate("fawn")),
+      fixed(rate("peer")),
+      fixed(rate("bare")),
+      ratio(rate("fawn") / rate("peer")),
+      ratio(rate("fawn") / rate("bare")),
+    ]);
+  }
+  return [latency, ratios];
+}
+
+/** The issue-8 targets judged on Fawn's medians. */
+export function runtimeTargets(
+  all: Map<SubjectName, SubjectFigures>,
+  levels: number[],
+): TargetCheck[] {
+  const at = (name: SubjectName, level: number) => all.get(name)?.get(level);
+  const targets: TargetCheck[] = [];
+  const fawn10 = at("fawn", 10);
+  const peer10 = at("peer", 10);
+  if (fawn10 && peer10) {
+    const value = fawn10.runsPerSecond / peer10.runsPerSecond;
+    targets.push({
+      target: "runtime: throughput ≥ 20× the peer's at concurrency 10",
+      measured: ratio(value),
+      met: value >= 20,
+    });
+  }
+  for (const level of levels) {
+    const fawn = at("fawn", level);
+    const bare = at("bare", level);
+    if (!fawn || !bare) continue;
+    const value = fawn.runsPerSecond / bare.runsPerSecond;
+    targets.push({
+      target: `runtime: throughput ≥ 0.5× the bare graph at concurrency ${level}`,
+      measured: ratio(value),
+      met: value >= 0.5,
+    });
+  }
+  for (const level of levels) {
+    const fawn = at("fawn", level);
+    if (!fawn) continue;
+    targets.push({
+      target: `runtime: first SSE event p50 ≤ 10 ms at concurrency ${level}`,
+      measured: `${ms(fawn.firstEventP50Ms)} ms`,
+      met: fawn.firstEventP50Ms <= 10,
+    });
+  }
+  return targets;
+}
