@@ -1,5 +1,6 @@
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError, UnsupportedStrategyError, ValidationError } from "../../core/errors.js";
+import { newRunRow } from "../../runtime/run-record.js";
 import type {
   AdmissionOptions,
   AdmissionResult,
@@ -15,7 +16,6 @@ import type {
 } from "../../runtime/run-store.js";
 import {
   type CancelAction,
-  emptyTokenTotals,
   isActiveStatus,
   isCancelAction,
   MULTITASK_STRATEGIES,
@@ -353,39 +353,13 @@ export class MemoryRunStore implements RunStore {
 }
 
 function newRow(input: NewThreadOperation, options: AdmissionOptions, queued: boolean): RunRow {
-  const kind = input.operation_kind ?? "run";
-  return {
-    ...emptyTokenTotals(),
-    message_count: 0,
-    first_human_message: null,
-    last_ai_message: null,
-    run_id: input.run_id,
-    thread_id: input.thread_id,
-    assistant_id: input.assistant_id ?? null,
-    user_id: input.user_id ?? null,
-    status: "pending",
-    operation_kind: kind,
-    idempotency_key: input.idempotency_key ?? null,
-    model_name: input.model_name ?? null,
+  // Copies, so the caller's objects never alias stored state (they may also throw: all-or-nothing).
+  return newRunRow(input, {
     multitask_strategy: input.multitask_strategy ?? options.strategy,
-    on_disconnect: input.on_disconnect ?? "cancel",
     metadata: structuredClone(input.metadata ?? {}),
     kwargs: structuredClone(input.kwargs ?? {}),
-    error: null,
-    stop_reason: null,
-    follow_up_to_run_id: input.follow_up_to_run_id ?? null,
     queued,
-    owner_worker_id: input.owner_worker_id ?? null,
-    lease_expires_at: input.lease_expires_at ?? null,
-    cancel_action: null,
-    cancel_requested_at: null,
-    evidence_seal_state: kind === "run" ? "pending" : null,
-    evidence_seal_error: null,
-    evidence_upper_seq: null,
-    evidence_event_count: null,
-    created_at: input.created_at,
-    updated_at: input.created_at,
-  };
+  });
 }
 
 /** interrupt/rollback may not touch a peer's live run, nor any unexpired internal reservation. */
