@@ -186,7 +186,7 @@ export class RedisStreamBridge implements StreamBridge {
     );
   }
 
-  /** Who produces this run's stream, as any process sees it; undefined if no lease was started. */
+  /** Who produces this run's stream, as every process sees it; undefined if no lease was started. */
   async producerLease(runId: string): Promise<RedisProducerLease | undefined> {
     await this.pendingTransfers.get(runId);
     return this.command("read the producer lease of", runId, () =>
