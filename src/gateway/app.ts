@@ -10,6 +10,7 @@ import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
+import { modelRoutes } from "./models/model-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
@@ -104,5 +105,6 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", statelessRunRoutes(s));
   api.route("/", assistantRoutes(s));
   api.route("/", artifactRoutes(s));
+  api.route("/", modelRoutes(s));
   return api;
 }
