@@ -20,6 +20,7 @@ export type FawnErrorCode =
   | "cancelled"
   | "deadline_exceeded"
   | "path_escape"
+  | "payload_too_large"
   | "internal";
 
 const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
@@ -39,6 +40,7 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
   cancelled: 499,
   deadline_exceeded: 504,
   path_escape: 400,
+  payload_too_large: 413,
   internal: 500,
 };
 
@@ -140,6 +142,13 @@ export class RunStartupError extends FawnError {
 export class PathEscapeError extends FawnError {
   constructor(path: string) {
     super("path_escape", `Path "${path}" escapes its allowed root; use a path inside it.`);
+  }
+}
+
+/** A request over a size or count limit; the message names the limit. */
+export class PayloadTooLargeError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("payload_too_large", message, options);
   }
 }
 
