@@ -5,7 +5,7 @@ import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
-import { FawnPaths } from "../core/paths.js";
+import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
 import { OrphanRecovery } from "../runtime/orphan-recovery.js";
 import { RunManager } from "../runtime/run-manager.js";
 import { RunService } from "../runtime/run-service.js";
@@ -95,6 +95,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       eventStore: stores.events,
       threadStore: stores.threads,
       logger,
+      releaseSandbox: (record) =>
+        sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
       ...options.runContext,
     },
     agentFactory: options.agentFactory,

@@ -25,6 +25,11 @@ export interface SandboxProvider {
   get(sandboxId: string): Sandbox | null;
   /** The thread is done with it for now; it is parked warm for a quick re-acquire. */
   release(sandboxId: string): Promise<void>;
+  /**
+   * `release` for whatever sandbox this process holds active for (user, thread), if any — what a
+   * run's end calls. Resolved from the identity, never from an id a client could plant.
+   */
+  releaseThread(threadId: string, userId: string): Promise<void>;
   /** Stops timers, destroys what this process owns, closes its stores. Idempotent. */
   shutdown(): Promise<void>;
 }

@@ -25,6 +25,7 @@ export const FINALIZER_STAGES = [
   "terminal_status",
   "completion",
   "thread_status",
+  "sandbox_release",
   "completion_hook",
   "journal_freeze",
   "terminal_event",
@@ -38,6 +39,8 @@ export const FINALIZER_STAGES = [
 export type FinalizerStage = (typeof FINALIZER_STAGES)[number];
 
 const ALWAYS_RUN: ReadonlySet<FinalizerStage> = new Set([
+  // Local cleanup: even a fenced run hands back the sandbox this process holds for its thread.
+  "sandbox_release",
   "journal_close",
   "clear_barriers",
   "end",
@@ -95,6 +98,10 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
       threadStatusFor(f.record.status),
       f.manager.nowIso(),
     );
+  },
+  // Before the barrier clears, so the thread's next run never has its fresh acquire parked.
+  sandbox_release: async (f) => {
+    if (f.started) await f.ctx.releaseSandbox?.(f.record);
   },
   completion_hook: runCompletionHook,
   journal_freeze: async (f) => {

@@ -18,6 +18,11 @@ export interface RunContext {
    * would wait forever must stop then (finalization does not wait for it past that point).
    */
   onRunCompleted?: ((record: RunRecord, options: { signal: AbortSignal }) => Promise<void>) | null;
+  /**
+   * Hands the thread's sandbox back once the run is over, whatever its outcome (the reference's
+   * SandboxMiddleware.after_agent). Runs in the finalizer before the thread can start its next run.
+   */
+  releaseSandbox?: ((record: RunRecord) => Promise<void>) | null;
   /** Builds the run's journal (tests substitute a subclass to inject faults). */
   createJournal?: (options: RunJournalOptions) => RunJournal;
   /**

@@ -136,6 +136,19 @@ export class ManagedSandboxProvider implements SandboxProvider {
     }
   }
 
+  async releaseThread(threadId: string, userId: string): Promise<void> {
+    const scope: ThreadScope = { userId, threadId };
+    const identity = identityOf(scope);
+    // An acquire still settling (a tool call abandoned by a cancel) would otherwise register the
+    // sandbox active after this release; wait for it so the release covers it. Its failure is
+    // its caller's to report.
+    if (this.acquires.has(identity)) {
+      await this.acquires.run(identity, () => this.acquireInternal(scope)).catch(() => undefined);
+    }
+    const sandboxId = this.registry.activeIdFor(scope);
+    if (sandboxId !== undefined) await this.release(sandboxId);
+  }
+
   shutdown(): Promise<void> {
     this.closing ??= (async () => {
       for (const timer of this.timers) clearInterval(timer);
