@@ -1,0 +1,445 @@
+import { decodeHtmlEntities } from "./html-entities.js";
+import { type HtmlToken, tokenizeHtml } from "./html-tokens.js";
+
+export interface PageText {
+  /** `<title>`, else `og:title`; null when the page names none. */
+  title: string | null;
+  /** Markdown-ish reading text: headings, paragraphs, lists, links, code blocks, tables. */
+  text: string;
+}
+
+/** Content a reader never wants: code, styling, chrome, forms and embedded media. */
+const DROPPED_ELEMENTS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "svg",
+  "math",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "video",
+  "audio",
+  "map",
+  "nav",
+  "aside",
+  "footer",
+  "form",
+  "button",
+  "select",
+  "dialog",
+  "noembed",
+  "title",
+]);
+
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+]);
+
+/** Blocks separated by a blank line; the rest of BLOCK_ELEMENTS by a line break. */
+const PARAGRAPH_ELEMENTS = new Set([
+  "p",
+  "blockquote",
+  "pre",
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "figure",
+  "section",
+  "article",
+  "main",
+  "header",
+  "address",
+  "details",
+  "fieldset",
+]);
+const BLOCK_ELEMENTS = new Set([
+  ...PARAGRAPH_ELEMENTS,
+  "div",
+  "li",
+  "dt",
+  "dd",
+  "tr",
+  "caption",
+  "figcaption",
+  "summary",
+  "legend",
+  "body",
+  "center",
+  "hgroup",
+]);
+
+const HEADING = /^h([1-6])$/;
+
+/** The part of a page worth reading, when it marks one: `<main>`, else a lone `<article>`. */
+const CONTENT_ROOTS = ["main", "article"] as const;
+
+/**
+ * Turns an HTML page into text a model reads well. Uses the page's `<main>` (or its only
+ * `<article>`) when that holds most of the text, so navigation and boilerplate stay out.
+ */
+export function htmlToText(html: string, baseUrl?: string): PageText {
+  const tokens = tokenizeHtml(html);
+  const title = pageTitle(tokens);
+  const whole = new MarkdownWriter(baseUrl).render(tokens);
+  const root = contentRoot(tokens);
+  if (root) {
+    const focused = new MarkdownWriter(baseUrl).render(root);
+    // A `<main>` that holds only a fraction of the text is a layout wrapper, not the content.
+    if (focused.length >= whole.length * 0.3) return { title, text: focused };
+  }
+  return { title, text: whole };
+}
+
+/** Tags stripped, entities decoded, whitespace collapsed (search snippets, titles). */
+export function plainTextOf(fragment: string): string {
+  return tokenizeHtml(fragment)
+    .map((token) => (token.kind === "text" ? decodeHtmlEntities(token.text) : " "))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function pageTitle(tokens: readonly HtmlToken[]): string | null {
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    if (token?.kind === "start" && token.name === "title") {
+      const next = tokens[index + 1];
+      const text = next?.kind === "text" ? plainTextOf(next.text) : "";
+      if (text) return text;
+    }
+  }
+  for (const token of tokens) {
+    if (token.kind === "start" && token.name === "meta") {
+      const property = token.attributes.property ?? token.attributes.name;
+      const content = token.attributes.content?.trim();
+      if (property === "og:title" && content) return content;
+    }
+  }
+  return null;
+}
+
+function contentRoot(tokens: readonly HtmlToken[]): HtmlToken[] | null {
+  for (const name of CONTENT_ROOTS) {
+    const ranges = elementRanges(tokens, name);
+    if (ranges.length === 1 && ranges[0]) return tokens.slice(ranges[0][0], ranges[0][1]);
+  }
+  return null;
+}
+
+/** [start, end) token ranges of each outermost `name` element. */
+function elementRanges(tokens: readonly HtmlToken[], name: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  let depth = 0;
+  let start = 0;
+  tokens.forEach((token, index) => {
+    if (token.kind === "start" && token.name === name && !token.selfClosing) {
+      if (depth === 0) start = index;
+      depth += 1;
+    } else if (token.kind === "end" && token.name === name && depth > 0) {
+      depth -= 1;
+      if (depth === 0) ranges.push([start, index + 1]);
+    }
+  });
+  if (depth > 0) ranges.push([start, tokens.length]);
+  return ranges;
+}
+
+interface OpenElement {
+  name: string;
+  /** Output offset where a link's text starts, and where it points. */
+  linkStart?: number;
+  href?: string;
+  /** Next number of an `<ol>`. */
+  counter?: number;
+  /** Cells written so far in a `<tr>`, and whether any was a `<th>`. */
+  cells?: number;
+  headerRow?: boolean;
+  /** Rows written so far in a `<table>`. */
+  rows?: number;
+}
+
+/** Writes markdown-ish text for a token stream; one instance per rendering. */
+class MarkdownWriter {
+  private out = "";
+  private pendingBreak = 0;
+  private pendingSpace = false;
+  private readonly stack: OpenElement[] = [];
+  private dropped = 0;
+  private preformatted = 0;
+  private quoted = 0;
+  private inCell = 0;
+  /** Output length right after a list, heading or cell marker: no line break may follow it. */
+  private markerEnd = -1;
+
+  constructor(private readonly baseUrl: string | undefined) {}
+
+  render(tokens: readonly HtmlToken[]): string {
+    for (const token of tokens) {
+      if (token.kind === "text") this.text(token.text);
+      else if (token.kind === "start") this.open(token.name, token.attributes, token.selfClosing);
+      else this.close(token.name);
+    }
+    while (this.stack.length > 0) this.pop();
+    return this.out
+      .replace(/[ \t]+\n/g, "\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim();
+  }
+
+  private open(name: string, attributes: Record<string, string>, selfClosing: boolean): void {
+    if (VOID_ELEMENTS.has(name)) {
+      if (this.dropped > 0) return;
+      if (name === "br") this.lineBreak();
+      else if (name === "hr") this.writeBlock("---", 2);
+      return;
+    }
+    if (selfClosing) return;
+    const element: OpenElement = { name };
+    this.stack.push(element);
+    if (DROPPED_ELEMENTS.has(name)) this.dropped += 1;
+    if (this.dropped > 0) return;
+    const heading = HEADING.exec(name);
+    if (heading) {
+      this.blockBreak(2);
+      this.write(`${"#".repeat(Number(heading[1]))} `);
+      this.markerEnd = this.out.length;
+      return;
+    }
+    switch (name) {
+      case "pre":
+        this.blockBreak(2);
+        this.write("```\n");
+        this.preformatted += 1;
+        return;
+      case "blockquote":
+        this.blockBreak(2);
+        this.quoted += 1;
+        return;
+      case "ol":
+        element.counter = Number.parseInt(attributes.start ?? "1", 10) || 1;
+        break;
+      case "li":
+        this.openListItem();
+        return;
+      case "table":
+        element.rows = 0;
+        break;
+      case "tr":
+        element.cells = 0;
+        element.headerRow = false;
+        this.blockBreak(1);
+        return;
+      case "td":
+      case "th":
+        this.openCell(name === "th");
+        return;
+      case "a":
+        this.openLink(element, attributes.href);
+        return;
+      case "code":
+        if (this.preformatted === 0) this.write("`");
+        return;
+      case "img":
+        return;
+    }
+    if (BLOCK_ELEMENTS.has(name)) this.blockBreak(this.breaksAround(name));
+  }
+
+  private close(name: string): void {
+    if (VOID_ELEMENTS.has(name)) return;
+    const at = this.stack.map((element) => element.name).lastIndexOf(name);
+    if (at === -1) return;
+    while (this.stack.length > at) this.pop();
+  }
+
+  private pop(): void {
+    const element = this.stack.pop();
+    if (!element) return;
+    const { name } = element;
+    const wasDropped = this.dropped > 0;
+    if (DROPPED_ELEMENTS.has(name)) this.dropped -= 1;
+    if (wasDropped) return;
+    if (HEADING.test(name)) {
+      this.blockBreak(2);
+      return;
+    }
+    switch (name) {
+      case "pre":
+        this.preformatted -= 1;
+        if (!this.out.endsWith("\n")) this.out += "\n";
+        this.out += "```";
+        this.blockBreak(2);
+        return;
+      case "blockquote":
+        this.quoted -= 1;
+        this.blockBreak(2);
+        return;
+      case "td":
+      case "th":
+        this.inCell -= 1;
+        return;
+      case "tr":
+        this.closeRow(element);
+        return;
+      case "a":
+        this.closeLink(element);
+        return;
+      case "code":
+        if (this.preformatted === 0) this.write("`");
+        return;
+    }
+    if (BLOCK_ELEMENTS.has(name)) this.blockBreak(this.breaksAround(name));
+  }
+
+  /** Newlines around a block: a blank line for paragraphs, except inside a list (tight lists). */
+  private breaksAround(name: string): number {
+    const inListItem = this.stack.some((element) => element.name === "li");
+    return PARAGRAPH_ELEMENTS.has(name) && !inListItem ? 2 : 1;
+  }
+
+  private text(raw: string): void {
+    if (this.dropped > 0) return;
+    const decoded = decodeHtmlEntities(raw);
+    if (this.preformatted > 0) {
+      this.flushBreak();
+      this.out += decoded;
+      return;
+    }
+    const collapsed = decoded.replace(/\s+/g, " ");
+    if (collapsed.startsWith(" ")) this.pendingSpace = true;
+    const words = collapsed.trim();
+    if (words) this.write(words);
+    if (collapsed.endsWith(" ")) this.pendingSpace = true;
+  }
+
+  private openListItem(): void {
+    const lists = this.stack.filter((element) => element.name === "ul" || element.name === "ol");
+    const list = lists.at(-1);
+    this.blockBreak(1);
+    const indent = "  ".repeat(Math.max(0, lists.length - 1));
+    if (list?.name === "ol") {
+      const number = list.counter ?? 1;
+      list.counter = number + 1;
+      this.write(`${indent}${number}. `);
+    } else {
+      this.write(`${indent}- `);
+    }
+    this.markerEnd = this.out.length;
+  }
+
+  private openCell(header: boolean): void {
+    const row = this.stack.findLast((element) => element.name === "tr");
+    if (row) {
+      row.cells = (row.cells ?? 0) + 1;
+      if (header) row.headerRow = true;
+      this.write(row.cells === 1 ? "| " : " | ");
+    } else {
+      this.pendingSpace = true;
+    }
+    this.inCell += 1;
+  }
+
+  private closeRow(row: OpenElement): void {
+    if (!row.cells) return;
+    this.out += " |";
+    const table = this.stack.findLast((element) => element.name === "table");
+    if (table) {
+      table.rows = (table.rows ?? 0) + 1;
+      if (table.rows === 1 && row.headerRow) {
+        this.out += `\n|${" --- |".repeat(row.cells)}`;
+      }
+    }
+    this.blockBreak(1);
+  }
+
+  private openLink(element: OpenElement, href: string | undefined): void {
+    const target = this.absoluteHttpUrl(href);
+    if (!target || this.preformatted > 0 || this.inCell > 0) return;
+    this.flushBreak();
+    if (this.pendingSpace && this.out && !/\s$/.test(this.out)) this.out += " ";
+    this.pendingSpace = false;
+    element.linkStart = this.out.length;
+    element.href = target;
+  }
+
+  private closeLink(element: OpenElement): void {
+    if (element.linkStart === undefined || !element.href) return;
+    const text = this.out.slice(element.linkStart);
+    // Links around whole blocks (cards, teasers) stay plain text.
+    if (!text.trim() || text.includes("\n") || text.trim() === element.href) return;
+    this.out = `${this.out.slice(0, element.linkStart)}[${text.trim()}](${element.href})`;
+  }
+
+  private absoluteHttpUrl(href: string | undefined): string | null {
+    if (!href || href.startsWith("#")) return null;
+    try {
+      const url = this.baseUrl ? new URL(href, this.baseUrl) : new URL(href);
+      return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private write(text: string): void {
+    this.flushBreak();
+    if (this.pendingSpace && this.out && !/[\s([]$/.test(this.out)) this.out += " ";
+    this.pendingSpace = false;
+    this.out += text;
+  }
+
+  private writeBlock(text: string, breaks: number): void {
+    this.blockBreak(breaks);
+    this.write(text);
+    this.blockBreak(breaks);
+  }
+
+  private lineBreak(): void {
+    if (this.inCell > 0) {
+      this.pendingSpace = true;
+      return;
+    }
+    this.flushBreak();
+    this.out += `\n${"> ".repeat(this.quoted)}`;
+    this.pendingSpace = false;
+  }
+
+  /** Asks for `count` newlines before the next text; inside table cells a space will do. */
+  private blockBreak(count: number): void {
+    if (this.out.length === this.markerEnd) return;
+    if (this.inCell > 0) {
+      this.pendingSpace = true;
+      return;
+    }
+    this.pendingBreak = Math.max(this.pendingBreak, count);
+  }
+
+  private flushBreak(): void {
+    if (this.pendingBreak === 0) return;
+    if (this.out) {
+      const trailing = /\n*$/.exec(this.out)?.[0].length ?? 0;
+      this.out = this.out.replace(/[ \t]+$/, "");
+      this.out += "\n".repeat(Math.max(0, this.pendingBreak - trailing));
+      this.out += "> ".repeat(this.quoted);
+    }
+    this.pendingBreak = 0;
+    this.pendingSpace = false;
+  }
+}
