@@ -12,6 +12,7 @@ import {
   createApiToken,
   registerUser,
 } from "../auth/helpers/http-session.js";
+import { foreignRoutes } from "./helpers/foreign-routes.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
 let h: GatewayHarness;
@@ -64,51 +65,10 @@ function call(method: string, path: string, body: unknown, as: Credential): Prom
   });
 }
 
-const runBody = {
-  assistant_id: "lead_agent",
-  input: { messages: [{ role: "user", content: "x" }] },
-};
-
-function foreignRoutes(): Array<[string, string, unknown?]> {
-  const t = `/threads/${threadId}`;
-  const r = `${t}/runs/${runId}`;
-  const onThread = { ...runBody, config: { configurable: { thread_id: threadId } } };
-  return [
-    ["GET", t],
-    ["PATCH", t, { metadata: { hijacked: true } }],
-    ["DELETE", t],
-    ["GET", `${t}/state`],
-    ["POST", `${t}/state`, { values: { messages: [] } }],
-    ["GET", `${t}/state/${checkpointId}`],
-    ["POST", `${t}/state/checkpoint`, { checkpoint: { checkpoint_id: checkpointId } }],
-    ["POST", `${t}/history`, { limit: 10 }],
-    ["GET", `${t}/history`],
-    ["POST", `${t}/runs`, runBody],
-    ["POST", `${t}/runs`, { ...runBody, if_not_exists: "create" }],
-    ["POST", `${t}/runs/stream`, runBody],
-    ["POST", `${t}/runs/wait`, runBody],
-    ["GET", `${t}/runs`],
-    ["GET", r],
-    ["DELETE", r],
-    ["POST", `${r}/cancel?wait=1`],
-    ["GET", `${r}/join`],
-    ["GET", `${r}/stream`],
-    ["POST", `${r}/stream`],
-    ["GET", `${r}/events`],
-    ["GET", `${r}/messages`],
-    ["GET", `${t}/messages`],
-    ["GET", `${t}/messages/page`],
-    ["GET", `${t}/artifacts/mnt/user-data/outputs/report.md`],
-    ["POST", "/runs/stream", onThread],
-    ["POST", "/runs/wait", onThread],
-    ["POST", "/runs", onThread],
-  ];
-}
-
 describe("user isolation under local auth", () => {
   for (const credential of ["cookie", "token"] as const) {
     it(`answers 404 on every route for another user's ids (${credential})`, async () => {
-      for (const [method, path, body] of foreignRoutes()) {
+      for (const [method, path, body] of foreignRoutes({ threadId, runId, checkpointId })) {
         const response = await call(method, path, body, credential);
         const text = await response.text();
         expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
@@ -141,7 +101,7 @@ describe("user isolation under local auth", () => {
   });
 
   it("answers 401 without credentials, except on public routes", async () => {
-    for (const [method, path, body] of foreignRoutes()) {
+    for (const [method, path, body] of foreignRoutes({ threadId, runId, checkpointId })) {
       const response = await call(method, path, body, "none");
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
       expect(await response.json()).toMatchObject({ detail: { code: "unauthorized" } });

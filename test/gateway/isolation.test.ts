@@ -5,6 +5,7 @@
  */
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { foreignRoutes } from "./helpers/foreign-routes.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 import { HeaderAuthProvider } from "./helpers/header-auth.js";
 
@@ -47,45 +48,9 @@ function call(
   });
 }
 
-const runBody = {
-  assistant_id: "lead_agent",
-  input: { messages: [{ role: "user", content: "x" }] },
-};
-
 describe("user isolation", () => {
   it("answers 404 on every route for another user's ids, without their data", async () => {
-    const t = `/threads/${threadId}`;
-    const r = `${t}/runs/${runId}`;
-    const foreign: Array<[string, string, unknown?]> = [
-      ["GET", t],
-      ["PATCH", t, { metadata: { hijacked: true } }],
-      ["DELETE", t],
-      ["GET", `${t}/state`],
-      ["POST", `${t}/state`, { values: { messages: [] } }],
-      ["GET", `${t}/state/${checkpointId}`],
-      ["POST", `${t}/state/checkpoint`, { checkpoint: { checkpoint_id: checkpointId } }],
-      ["POST", `${t}/history`, { limit: 10 }],
-      ["GET", `${t}/history`],
-      ["POST", `${t}/runs`, runBody],
-      ["POST", `${t}/runs`, { ...runBody, if_not_exists: "create" }],
-      ["POST", `${t}/runs/stream`, runBody],
-      ["POST", `${t}/runs/wait`, runBody],
-      ["GET", `${t}/runs`],
-      ["GET", r],
-      ["DELETE", r],
-      ["POST", `${r}/cancel?wait=1`],
-      ["GET", `${r}/join`],
-      ["GET", `${r}/stream`],
-      ["POST", `${r}/stream`],
-      ["GET", `${r}/events`],
-      ["GET", `${r}/messages`],
-      ["GET", `${t}/messages`],
-      ["GET", `${t}/messages/page`],
-      ["POST", "/runs/stream", { ...runBody, config: { configurable: { thread_id: threadId } } }],
-      ["POST", "/runs/wait", { ...runBody, config: { configurable: { thread_id: threadId } } }],
-      ["POST", "/runs", { ...runBody, config: { configurable: { thread_id: threadId } } }],
-    ];
-    for (const [method, path, body] of foreign) {
+    for (const [method, path, body] of foreignRoutes({ threadId, runId, checkpointId })) {
       const response = await call(method, path, body);
       const text = await response.text();
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
