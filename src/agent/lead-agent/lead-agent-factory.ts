@@ -22,12 +22,15 @@ import {
   type SandboxToolsOptions,
 } from "../tools/sandbox/create-sandbox-tools.js";
 import { createThreadFileTools } from "../tools/thread-file-tools.js";
+import { createSubagentSupport } from "../subagents/subagent-support.js";
 import { createLeadAgent } from "./create-lead-agent.js";
 import { type LeadRunOptions, leadRunOptions } from "./run-options.js";
 import { toStreamingAgent } from "./streaming-agent.js";
 
 export interface LeadAgentFactoryOptions {
-  config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit"> & MiddlewareConfigSections;
+  config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit"> &
+    MiddlewareConfigSections &
+    Partial<Pick<FawnConfig, "sandbox">>;
   /** The saver the runtime reads thread state from; pass the same one to createFawn. */
   checkpointer?: BaseCheckpointSaver;
   /** Tools for every run (default: the thread file tools over `config.home`). */
@@ -93,6 +96,15 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     return buildModel(model, false, undefined);
   };
 
+  // The `task` tool is built per run (it needs the run's model); the types are read once here.
+  const subagents = createSubagentSupport({
+    config: options.config,
+    sandboxKind: options.sandbox?.provider.kind ?? null,
+    buildModel: (model) => buildModel(model, false, undefined),
+    middlewareOptions: { settings, paths, ...options.middlewareOptions },
+    logger,
+  });
+
   return async ({ config }) => {
     const run = leadRunOptions(config);
     const { model, fellBack } = selectModelConfig(options.config, run.modelName);
@@ -103,6 +115,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       );
     }
     const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
+    const runTools = run.subagentEnabled ? [...tools, subagents.taskTool(model, tools)] : tools;
     const middlewares =
       options.middlewares?.(run) ??
       buildLeadMiddlewares({
@@ -115,9 +128,9 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       });
     const graph = createLeadAgent({
       model: await buildModel(model, thinkingEnabled, run.reasoningEffort),
-      tools,
+      tools: runTools,
       middlewares,
-      systemPrompt: options.systemPrompt ?? leadSystemPrompt(tools, middlewares, run, settings),
+      systemPrompt: options.systemPrompt ?? leadSystemPrompt(runTools, middlewares, run, settings),
       resolveModel,
       logger,
       ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),

@@ -77,6 +77,47 @@ export const sandboxConfigSchema = z.strictObject({
   ownership: opaqueSection.optional(),
 });
 
+/** Tool names a sub-agent never gets unless its type says otherwise (no nesting, no questions). */
+export const DEFAULT_SUBAGENT_DISALLOWED_TOOLS = ["task", "ask_clarification", "present_files"];
+
+/** `subagents.agents.<name>`: overrides of one sub-agent type (built-in or custom). */
+const subagentOverrideSchema = z.strictObject({
+  timeout_seconds: z.number().positive().optional(),
+  max_turns: z.number().int().min(1).optional(),
+  model: z.string().min(1).optional(),
+  /** Accepted for reference configs; skills do not reach sub-agents yet. */
+  skills: z.array(z.string()).nullish(),
+  token_budget: opaqueSection.optional(),
+});
+
+/** `subagents.custom_agents.<name>`: a sub-agent type defined in config.yaml. */
+const customSubagentSchema = z.strictObject({
+  description: z.string().min(1),
+  system_prompt: z.string().min(1),
+  /** Allowed tool names; unset = every tool of the lead agent (minus `disallowed_tools`). */
+  tools: z.array(z.string()).nullish(),
+  disallowed_tools: z.array(z.string()).nullish().default(DEFAULT_SUBAGENT_DISALLOWED_TOOLS),
+  skills: z.array(z.string()).nullish(),
+  /** A configured model name, or `inherit` (the lead agent's model for the run). */
+  model: z.string().min(1).default("inherit"),
+  max_turns: z.number().int().min(1).default(50),
+  timeout_seconds: z.number().positive().default(900),
+});
+
+/** `subagents:` — the `task` tool's sub-agent types and their limits (reference harness §6.2). */
+export const subagentsConfigSchema = z.strictObject({
+  /** Wall-clock limit of the built-in types, in seconds (custom types keep their own). */
+  timeout_seconds: z.number().positive().default(1800),
+  /** Turn limit for the built-in types; unset = their own (general-purpose 150, bash 60). */
+  max_turns: z.number().int().min(1).optional(),
+  /** `task` calls one lead-agent run may make (the per-run option can lower or raise it). */
+  max_total_per_run: z.number().int().min(1).max(50).default(6),
+  /** Accepted for reference configs; no per-sub-agent token budget yet. */
+  token_budget: opaqueSection.optional(),
+  agents: z.record(z.string(), subagentOverrideSchema).default({}),
+  custom_agents: z.record(z.string(), customSubagentSchema).default({}),
+});
+
 export const AUTH_MODES = ["disabled", "local"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
@@ -97,7 +138,6 @@ const referenceSections = {
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
   memory: opaqueSection.optional(),
-  subagents: opaqueSection.optional(),
   guardrails: opaqueSection.optional(),
   authorization: opaqueSection.optional(),
   acp_agents: opaqueSection.optional(),
@@ -121,6 +161,7 @@ export const fawnConfigSchema = z
       )
       .default([]),
     sandbox: sandboxConfigSchema.prefault({}),
+    subagents: subagentsConfigSchema.prefault({}),
     database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
     stream_bridge: z
       .strictObject({
@@ -180,6 +221,7 @@ export const fawnConfigSchema = z
 
 export type ModelConfig = z.output<typeof modelConfigSchema>;
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
+export type SubagentsConfig = z.output<typeof subagentsConfigSchema>;
 export type AuthConfig = ParsedConfig["auth"];
 type ParsedConfig = z.output<typeof fawnConfigSchema>;
 
