@@ -20,6 +20,7 @@ import { ThreadStateService } from "./state/thread-state-service.js";
 import { healthRoute, infoRoute } from "./system-routes.js";
 import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
+import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
 
 export interface GatewayOptions {
   fawn: Fawn;
@@ -79,22 +80,21 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
 
 function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number): Hono<GatewayEnv> {
   const api = new Hono<GatewayEnv>();
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) =>
-        c.json(
-          {
-            detail: {
-              code: "payload_too_large",
-              message: `Request body exceeds ${maxBodyBytes} bytes.`,
-            },
+  const limitBody = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: (c) =>
+      c.json(
+        {
+          detail: {
+            code: "payload_too_large",
+            message: `Request body exceeds ${maxBodyBytes} bytes.`,
           },
-          413,
-        ),
-    }),
-  );
+        },
+        413,
+      ),
+  });
+  // Uploads stream to disk under their own limits (`uploads.max_total_size`).
+  api.use("*", (c, next) => (isUploadRequest(c) ? next() : limitBody(c, next)));
   // Public: registered before the auth middleware, so it answers without a caller.
   api.route("/", infoRoute(s, auth.mode));
   auth.mountRoutes?.(api);
@@ -105,6 +105,7 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", statelessRunRoutes(s));
   api.route("/", assistantRoutes(s));
   api.route("/", artifactRoutes(s));
+  api.route("/", uploadRoutes(s));
   api.route("/", modelRoutes(s));
   return api;
 }

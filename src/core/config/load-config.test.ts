@@ -81,6 +81,12 @@ describe("loadConfig sources", () => {
         login_max_failures: 5,
         login_lockout_seconds: 900,
       },
+      uploads: {
+        max_files: 10,
+        max_file_size: 52_428_800,
+        max_total_size: 104_857_600,
+        auto_convert_documents: false,
+      },
     });
   });
 

@@ -121,6 +121,36 @@ export const subagentsConfigSchema = z.strictObject({
 export const AUTH_MODES = ["disabled", "local"] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
+/** The reference's older names for two upload limits, still read when the new name is absent. */
+const LEGACY_UPLOAD_KEYS: Record<string, string> = {
+  max_file_count: "max_files",
+  max_single_file_size: "max_file_size",
+};
+
+/** `uploads:` — limits of `POST /threads/{id}/uploads` (reference defaults). */
+export const uploadsConfigSchema = z.preprocess(
+  (value) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const out: Record<string, unknown> = { ...value };
+    for (const [legacy, current] of Object.entries(LEGACY_UPLOAD_KEYS)) {
+      if (legacy in out && !(current in out)) out[current] = out[legacy];
+      delete out[legacy];
+    }
+    return out;
+  },
+  z.strictObject({
+    /** Files in one request. */
+    max_files: z.number().int().positive().default(10),
+    /** Bytes of one file (50 MiB). */
+    max_file_size: z.number().int().positive().default(52_428_800),
+    /** Bytes of all files of one request (100 MiB). */
+    max_total_size: z.number().int().positive().default(104_857_600),
+    /** Accepted for reference configs; Fawn stores files as uploaded (no Markdown conversion). */
+    auto_convert_documents: z.boolean().default(false),
+    pdf_converter: z.string().optional(),
+  }),
+);
+
 /**
  * Reference sections Fawn accepts untyped, so a reference config.yaml loads without a wall of
  * warnings; each gets a real schema when the feature that reads it lands.
@@ -133,7 +163,6 @@ const referenceSections = {
   token_budget: opaqueSection.optional(),
   read_before_write: opaqueSection.optional(),
   safety_finish_reason: opaqueSection.optional(),
-  uploads: opaqueSection.optional(),
   skills: opaqueSection.optional(),
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
@@ -203,6 +232,7 @@ export const fawnConfigSchema = z
         login_lockout_seconds: z.number().int().min(1).default(900),
       })
       .prefault({}),
+    uploads: uploadsConfigSchema.prefault({}),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {
@@ -223,6 +253,7 @@ export type ModelConfig = z.output<typeof modelConfigSchema>;
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
 export type SubagentsConfig = z.output<typeof subagentsConfigSchema>;
 export type AuthConfig = ParsedConfig["auth"];
+export type UploadsConfig = ParsedConfig["uploads"];
 type ParsedConfig = z.output<typeof fawnConfigSchema>;
 
 /** The validated configuration, with environment overrides applied and derived values filled in. */
