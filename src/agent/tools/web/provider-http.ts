@@ -64,7 +64,7 @@ export async function callProvider(request: ProviderRequest): Promise<string> {
     const excerpt = text.replace(/\s+/g, " ").trim().slice(0, MAX_ERROR_BODY_CHARS);
     throw new WebToolError(
       redactSecrets(
-        `${request.provider} answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}${hint ? ` (${hint})` : ""}`,
+        `${request.provider} answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}${hint ? ` (${hint})` : ""}.`,
         request.secrets,
       ),
     );

@@ -86,6 +86,32 @@ const BLOCK_ELEMENTS = new Set([
   "hgroup",
 ]);
 
+/** Phrasing elements: their tags do not separate words. */
+const INLINE_ELEMENTS = new Set([
+  "a",
+  "abbr",
+  "b",
+  "cite",
+  "code",
+  "del",
+  "em",
+  "font",
+  "i",
+  "ins",
+  "kbd",
+  "mark",
+  "q",
+  "s",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "sup",
+  "time",
+  "u",
+  "var",
+]);
+
 const HEADING = /^h([1-6])$/;
 
 /** The part of a page worth reading, when it marks one: `<main>`, else a lone `<article>`. */
@@ -111,7 +137,11 @@ export function htmlToText(html: string, baseUrl?: string): PageText {
 /** Tags stripped, entities decoded, whitespace collapsed (search snippets, titles). */
 export function plainTextOf(fragment: string): string {
   return tokenizeHtml(fragment)
-    .map((token) => (token.kind === "text" ? decodeHtmlEntities(token.text) : " "))
+    .map((token) => {
+      if (token.kind === "text") return decodeHtmlEntities(token.text);
+      // `<b>fawns</b>.` reads "fawns."; other tags separate words.
+      return INLINE_ELEMENTS.has(token.name) ? "" : " ";
+    })
     .join("")
     .replace(/\s+/g, " ")
     .trim();
@@ -350,6 +380,8 @@ class MarkdownWriter {
     if (row) {
       row.cells = (row.cells ?? 0) + 1;
       if (header) row.headerRow = true;
+      // The separator carries its own spaces.
+      this.pendingSpace = false;
       this.write(row.cells === 1 ? "| " : " | ");
     } else {
       this.pendingSpace = true;
