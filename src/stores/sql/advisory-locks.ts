@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type CompiledQuery, sql } from "kysely";
 import type { SqlExecutor } from "./database.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 
@@ -28,5 +28,17 @@ export async function lockThreadAdmission(
   if (dialect !== "postgres") return;
   await sql`select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(${threadId}))`.execute(
     trx,
+  );
+}
+
+/** The admission lock as a statement to put first in a batch; null where none is needed. */
+export function admissionLockQuery(
+  db: SqlExecutor,
+  dialect: SqlDialectName,
+  threadId: string,
+): CompiledQuery | null {
+  if (dialect !== "postgres") return null;
+  return sql`select pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(${threadId}))`.compile(
+    db,
   );
 }

@@ -1,13 +1,21 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
+import {
+  type CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  type QueryResult,
+  sql,
+} from "kysely";
 import pg from "pg";
 import { ConfigError } from "../../core/errors.js";
 import { fawnMigrationProvider, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from "./migrations.js";
 import type { FawnTables } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
+import type { SqlTraffic } from "./sql-traffic.js";
 import { SqliteWorkerDialect } from "./sqlite-worker-dialect.js";
 
 export type { SqlDialectName } from "./sql-dialect-name.js";
@@ -28,6 +36,15 @@ export interface SqlDatabase {
   executor(): SqlExecutor;
   /** Runs `fn` in a transaction; a nested call joins the outer one. */
   transaction<T>(fn: (trx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs compiled statements in order as one transaction (all commit or none) and returns their
+   * results. For write sequences whose statements need no answer from each other: on SQLite the
+   * whole transaction is one message to the worker; on PostgreSQL a single statement runs alone
+   * (autocommit is atomic), several in BEGIN … COMMIT. Inside `transaction()` they join it.
+   */
+  executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]>;
+  /** Statement/transaction/message counts, when opened with `countTraffic` on SQLite; else null. */
+  traffic(): SqlTraffic | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +55,8 @@ export interface OpenSqlDatabaseOptions {
   busyTimeoutMs?: number;
   /** PostgreSQL statement_timeout in ms (default 30000), so no call waits on the server forever. */
   statementTimeoutMs?: number;
+  /** Count what the SQLite connection sends (`SqlDatabase.traffic()`); off by default. */
+  countTraffic?: boolean;
 }
 
 /** Key class for session advisory locks taken by Fawn (two-int form, separate from event locks). */
@@ -56,6 +75,7 @@ class KyselySqlDatabase implements SqlDatabase {
   constructor(
     readonly dialect: SqlDialectName,
     readonly db: Kysely<FawnTables>,
+    private readonly sqlite: SqliteWorkerDialect | null,
   ) {}
 
   /** Async work started inside a transaction may outlive it; it then falls back to the root. */
@@ -81,10 +101,32 @@ class KyselySqlDatabase implements SqlDatabase {
     });
   }
 
+  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const outer = this.current();
+    if (outer !== undefined) return runInOrder(outer.trx, queries);
+    if (this.sqlite !== null) return this.sqlite.executeBatch(queries);
+    const [only] = queries;
+    if (only !== undefined && queries.length === 1) return [await this.db.executeQuery(only)];
+    return this.db.transaction().execute((trx) => runInOrder(trx, queries));
+  }
+
+  traffic(): SqlTraffic | null {
+    return this.sqlite?.traffic() ?? null;
+  }
+
   close(): Promise<void> {
     this.closing ??= this.db.destroy();
     return this.closing;
   }
+}
+
+async function runInOrder(
+  executor: SqlExecutor,
+  queries: readonly CompiledQuery[],
+): Promise<QueryResult<unknown>[]> {
+  const results: QueryResult<unknown>[] = [];
+  for (const query of queries) results.push(await executor.executeQuery(query));
+  return results;
 }
 
 function sqliteFilename(url: string): string {
@@ -100,15 +142,20 @@ function sqliteFilename(url: string): string {
 async function openKysely(
   url: string,
   options: OpenSqlDatabaseOptions,
-): Promise<{ dialect: SqlDialectName; db: Kysely<FawnTables> }> {
+): Promise<{
+  dialect: SqlDialectName;
+  db: Kysely<FawnTables>;
+  sqlite: SqliteWorkerDialect | null;
+}> {
   if (url.startsWith("sqlite:")) {
     const filename = sqliteFilename(url);
     if (filename !== ":memory:") await mkdir(dirname(filename), { recursive: true });
     const dialect = new SqliteWorkerDialect({
       filename,
       busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
+      countTraffic: options.countTraffic ?? false,
     });
-    return { dialect: "sqlite", db: new Kysely<FawnTables>({ dialect }) };
+    return { dialect: "sqlite", db: new Kysely<FawnTables>({ dialect }), sqlite: dialect };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const pool = new pg.Pool({
@@ -124,6 +171,7 @@ async function openKysely(
     return {
       dialect: "postgres",
       db: new Kysely<FawnTables>({ dialect: new PostgresDialect({ pool }) }),
+      sqlite: null,
     };
   }
   throw new ConfigError(
@@ -167,8 +215,8 @@ export async function openSqlDatabase(
   url: string,
   options: OpenSqlDatabaseOptions = {},
 ): Promise<SqlDatabase> {
-  const { dialect, db } = await openKysely(url, options);
-  const database = new KyselySqlDatabase(dialect, db);
+  const { dialect, db, sqlite } = await openKysely(url, options);
+  const database = new KyselySqlDatabase(dialect, db, sqlite);
   try {
     await migrate(database);
   } catch (error) {

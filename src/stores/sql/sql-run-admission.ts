@@ -1,3 +1,4 @@
+import type { CompiledQuery } from "kysely";
 import { ConflictError, UnsupportedStrategyError } from "../../core/errors.js";
 import type {
   AdmissionOptions,
@@ -194,6 +195,77 @@ async function interruptRows(
 }
 
 /**
+ * The common admission — an idle thread, a new run id, an unused idempotency key — as one write
+ * transaction that needs no answer in between: on SQLite a single message to the worker instead
+ * of five. The insert is conditional on exactly what `admitOnce` would check, so when it inserts,
+ * every strategy would have admitted the run unqueued with nothing to interrupt; when it does not,
+ * the caller runs `admitOnce` (a fresh transaction), which decides as before. SQLite only: there
+ * BEGIN IMMEDIATE serializes it with every writer of the file, and SQLite binds parameters without
+ * the typing PostgreSQL would need for an INSERT … SELECT of them.
+ */
+async function admitIfIdle(
+  database: SqlDatabase,
+  input: NewThreadOperation,
+  options: AdmissionOptions,
+): Promise<AdmissionResult | null> {
+  const db = database.executor();
+  const values = newRunInsert(input, options, false);
+  const key = input.idempotency_key ?? null;
+  const statements: CompiledQuery[] = [];
+  if (key !== null) {
+    statements.push(db.selectFrom("runs").selectAll().where("idempotency_key", "=", key).compile());
+  }
+  const columns = Object.keys(values) as Array<keyof RunsInsert & string>;
+  statements.push(
+    db
+      .insertInto("runs")
+      .columns(columns)
+      .expression(
+        db
+          .selectNoFrom((eb) => columns.map((column) => eb.val(values[column]).as(column)))
+          .where((eb) =>
+            eb.and([
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("runs")
+                    .select("run_id")
+                    .where("thread_id", "=", input.thread_id)
+                    .where("status", "in", ACTIVE_RUN_STATUSES),
+                ),
+              ),
+              eb.not(
+                eb.exists(
+                  eb.selectFrom("runs").select("run_id").where("run_id", "=", input.run_id),
+                ),
+              ),
+              ...(key === null
+                ? []
+                : [
+                    eb.not(
+                      eb.exists(
+                        eb.selectFrom("runs").select("run_id").where("idempotency_key", "=", key),
+                      ),
+                    ),
+                  ]),
+            ]),
+          ),
+      )
+      .returningAll()
+      .compile(),
+  );
+  const results = await database.executeBatch(statements);
+  if (key !== null) {
+    const existing = results[0]?.rows[0] as RunsRecord | undefined;
+    if (existing !== undefined) return { kind: "idempotent_replay", row: runRowFromDb(existing) };
+  }
+  const inserted = results.at(-1)?.rows[0] as RunsRecord | undefined;
+  return inserted === undefined
+    ? null
+    : { kind: "admitted", row: runRowFromDb(inserted), interrupted: [] };
+}
+
+/**
  * `RunStore.createThreadOperation`: one transaction per attempt. The partial unique index
  * `uq_runs_thread_active` is the cross-process guarantee; the reads before the insert only make
  * the common conflicts explicit (and, on PostgreSQL, the thread's admission lock and FOR UPDATE
@@ -209,6 +281,10 @@ export async function admitThreadOperation(
   }
   for (let attempt = 0; ; attempt++) {
     try {
+      if (attempt === 0 && database.dialect === "sqlite") {
+        const admitted = await admitIfIdle(database, input, options);
+        if (admitted !== null) return admitted;
+      }
       return await database.transaction((trx) => admitOnce(database, trx, input, options));
     } catch (error) {
       if (!isUniqueViolation(error)) throw toStoreError(error, "admit a thread operation");

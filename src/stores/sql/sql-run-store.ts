@@ -22,12 +22,13 @@ import {
   type RunStatus,
   TERMINAL_RUN_STATUSES,
 } from "../../runtime/run-types.js";
-import { lockThreadAdmission } from "./advisory-locks.js";
+import { admissionLockQuery } from "./advisory-locks.js";
 import { secondsBefore, toDbTimestamp } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
 import {
   completionToDb,
   type RunsInsert,
+  type RunsRecord,
   runRowFromDb,
   runRowToDb,
   truncateModelName,
@@ -440,39 +441,48 @@ export class SqlRunStore implements RunStore {
     });
   }
 
+  /**
+   * One conditional UPDATE picks the oldest queued row and promotes it only while no row holds
+   * the thread's slot; on SQLite that is one worker message (a batch of one), on PostgreSQL it
+   * runs after the thread's admission lock in one transaction.
+   */
   async promoteNextQueued(threadId: string): Promise<RunRow | null> {
     try {
-      return await this.database.transaction(async (trx) => {
-        await lockThreadAdmission(trx, this.database.dialect, threadId);
-        const holder = await trx
-          .selectFrom("runs")
-          .select("run_id")
-          .where("thread_id", "=", threadId)
-          .where("status", "in", ACTIVE_RUN_STATUSES)
-          .where("queued", "=", false)
-          .executeTakeFirst();
-        if (holder !== undefined) return null;
-        const next = await trx
-          .selectFrom("runs")
-          .select("run_id")
-          .where("thread_id", "=", threadId)
-          .where("status", "=", "pending")
-          .where("queued", "=", true)
-          .orderBy("created_at")
-          .orderBy("run_id")
-          .limit(1)
-          .executeTakeFirst();
-        if (next === undefined) return null;
-        const promoted = await trx
-          .updateTable("runs")
-          .set({ queued: false, updated_at: this.now() })
-          .where("run_id", "=", next.run_id)
-          .where("status", "=", "pending")
-          .where("queued", "=", true)
-          .returningAll()
-          .executeTakeFirst();
-        return promoted === undefined ? null : runRowFromDb(promoted);
-      });
+      const db = this.db;
+      const promote = db
+        .updateTable("runs")
+        .set({ queued: false, updated_at: this.now() })
+        .where("run_id", "=", (eb) =>
+          eb
+            .selectFrom("runs")
+            .select("run_id")
+            .where("thread_id", "=", threadId)
+            .where("status", "=", "pending")
+            .where("queued", "=", true)
+            .orderBy("created_at")
+            .orderBy("run_id")
+            .limit(1),
+        )
+        .where("status", "=", "pending")
+        .where("queued", "=", true)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("runs as holder")
+                .select("holder.run_id")
+                .where("holder.thread_id", "=", threadId)
+                .where("holder.status", "in", ACTIVE_RUN_STATUSES)
+                .where("holder.queued", "=", false),
+            ),
+          ),
+        )
+        .returningAll()
+        .compile();
+      const lock = admissionLockQuery(db, this.database.dialect, threadId);
+      const results = await this.database.executeBatch(lock === null ? [promote] : [lock, promote]);
+      const promoted = results.at(-1)?.rows[0] as RunsRecord | undefined;
+      return promoted === undefined ? null : runRowFromDb(promoted);
     } catch (error) {
       // The partial unique index refused: another row took the thread's slot first.
       if (isUniqueViolation(error)) return null;

@@ -1,31 +1,52 @@
 import { Worker } from "node:worker_threads";
 import { StoreError } from "../../core/errors.js";
+import { emptyTraffic, type SqlTraffic } from "./sql-traffic.js";
 import type {
+  SqliteBatchRequest,
+  SqliteCloseRequest,
+  SqliteEndRequest,
   SqliteErrorPayload,
-  SqliteParam,
   SqliteQueryReply,
+  SqliteQueryRequest,
   SqliteRequest,
   SqliteResponse,
+  SqliteStatement,
   SqliteWorkerData,
 } from "./sqlite-worker-protocol.js";
 
 /** An error raised by SQLite inside the worker; keeps the driver's code for classification. */
 export class SqliteWorkerError extends Error {
   readonly code: string | null;
+  /** Whether the connection still had a transaction open after the failure. */
+  readonly inTransaction: boolean;
 
-  constructor(payload: SqliteErrorPayload) {
+  constructor(payload: SqliteErrorPayload, inTransaction = false) {
     super(payload.message);
     this.name = payload.name === "SqliteError" ? "SqliteError" : "SqliteWorkerError";
     this.code = payload.code;
+    this.inTransaction = inTransaction;
   }
 }
 
+/** What one answered request brings back. */
+export interface SqliteResult {
+  replies: SqliteQueryReply[];
+  inTransaction: boolean;
+}
+
 interface Pending {
-  resolve(reply: SqliteQueryReply): void;
+  resolve(result: SqliteResult): void;
   reject(error: Error): void;
 }
 
-type RequestBody = { type: "query"; sql: string; params: SqliteParam[] } | { type: "close" };
+/** A request as the caller writes it; the client assigns the id. */
+type RequestBody =
+  | Omit<SqliteQueryRequest, "id">
+  | Omit<SqliteBatchRequest, "id">
+  | Omit<SqliteEndRequest, "id">
+  | Omit<SqliteCloseRequest, "id">;
+
+const isStatementFree = (sql: string): boolean => /^\s*(begin|commit|rollback)\b/i.test(sql);
 
 const WORKER_URL = new URL("./sqlite-worker.js", import.meta.url);
 
@@ -38,8 +59,14 @@ export class SqliteWorkerClient {
   private nextId = 1;
   private failure: Error | null = null;
   private closed = false;
+  /** Counts of what was sent, when the opener asked for them. */
+  readonly traffic: SqlTraffic | null;
 
-  private constructor(private readonly worker: Worker) {
+  private constructor(
+    private readonly worker: Worker,
+    countTraffic: boolean,
+  ) {
+    this.traffic = countTraffic ? emptyTraffic() : null;
     worker.on("message", (message: SqliteResponse) => this.onMessage(message));
     worker.on("error", (error: Error) => this.fail(error));
     worker.on("exit", (code) => {
@@ -47,7 +74,11 @@ export class SqliteWorkerClient {
     });
   }
 
-  static async open(filename: string, busyTimeoutMs: number): Promise<SqliteWorkerClient> {
+  static async open(
+    filename: string,
+    busyTimeoutMs: number,
+    options: { countTraffic?: boolean } = {},
+  ): Promise<SqliteWorkerClient> {
     const workerData: SqliteWorkerData = { filename, busyTimeoutMs };
     const worker = new Worker(WORKER_URL, { workerData });
     await new Promise<void>((resolve, reject) => {
@@ -79,13 +110,51 @@ export class SqliteWorkerClient {
         cause: error,
       });
     });
-    const client = new SqliteWorkerClient(worker);
+    const client = new SqliteWorkerClient(worker, options.countTraffic === true);
     worker.unref();
     return client;
   }
 
-  query(sql: string, params: SqliteParam[]): Promise<SqliteQueryReply> {
-    return this.send({ type: "query", sql, params });
+  /** One statement; with `begin`, the worker opens the transaction (BEGIN IMMEDIATE) first. */
+  async query(
+    statement: SqliteStatement,
+    options: { begin?: boolean } = {},
+  ): Promise<SqliteResult> {
+    if (this.traffic !== null) {
+      if (!isStatementFree(statement.sql)) this.traffic.statements += 1;
+      if (options.begin === true || /^\s*begin\b/i.test(statement.sql))
+        this.traffic.transactions += 1;
+    }
+    return this.send({
+      type: "query",
+      sql: statement.sql,
+      params: statement.params,
+      ...(options.begin === true ? { begin: true } : {}),
+    });
+  }
+
+  /** A whole write transaction in one message: all statements commit, or none. */
+  async batch(statements: SqliteStatement[]): Promise<SqliteQueryReply[]> {
+    if (this.traffic !== null) {
+      this.traffic.statements += statements.length;
+      this.traffic.transactions += 1;
+    }
+    return (await this.send({ type: "batch", statements })).replies;
+  }
+
+  /**
+   * Ends the open transaction. A read-only transaction's COMMIT is posted without waiting: it
+   * changes nothing, the worker handles messages in order, and it rolls back if COMMIT fails.
+   */
+  async end(kind: "commit" | "rollback", options: { awaitReply: boolean }): Promise<void> {
+    if (options.awaitReply) {
+      await this.send({ type: kind });
+      return;
+    }
+    this.assertUsable();
+    if (this.traffic !== null) this.traffic.messages += 1;
+    const request: SqliteRequest = { type: kind, id: 0 };
+    this.worker.postMessage(request);
   }
 
   async close(): Promise<void> {
@@ -95,7 +164,16 @@ export class SqliteWorkerClient {
     await this.worker.terminate();
   }
 
-  private send(body: RequestBody): Promise<SqliteQueryReply> {
+  private assertUsable(): void {
+    if (this.closed) throw new StoreError("The SQLite database is closed.");
+    if (this.failure !== null) {
+      throw new StoreError("The SQLite worker has failed; reopen the database.", {
+        cause: this.failure,
+      });
+    }
+  }
+
+  private send(body: RequestBody): Promise<SqliteResult> {
     if (this.closed) return Promise.reject(new StoreError("The SQLite database is closed."));
     if (this.failure !== null) {
       return Promise.reject(
@@ -106,7 +184,11 @@ export class SqliteWorkerClient {
     }
     const id = this.nextId++;
     const request: SqliteRequest = { ...body, id };
-    return new Promise<SqliteQueryReply>((resolve, reject) => {
+    if (this.traffic !== null) {
+      this.traffic.messages += 1;
+      this.traffic.roundTrips += 1;
+    }
+    return new Promise<SqliteResult>((resolve, reject) => {
       // Keep the process alive only while a request is in flight.
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
@@ -120,8 +202,11 @@ export class SqliteWorkerClient {
     if (pending === undefined) return;
     this.pending.delete(message.id);
     if (this.pending.size === 0) this.worker.unref();
-    if (message.ok) pending.resolve(message.reply);
-    else pending.reject(new SqliteWorkerError(message.error));
+    if (message.ok) {
+      pending.resolve({ replies: message.replies, inTransaction: message.inTransaction });
+    } else {
+      pending.reject(new SqliteWorkerError(message.error, message.inTransaction));
+    }
   }
 
   private fail(error: Error): void {

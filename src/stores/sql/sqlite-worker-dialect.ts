@@ -1,5 +1,5 @@
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -14,8 +14,9 @@ import {
 } from "kysely";
 import { ConnectionLock } from "./connection-lock.js";
 import { isSqliteBusy } from "./sql-errors.js";
-import { SqliteWorkerClient } from "./sqlite-worker-client.js";
-import type { SqliteParam, SqliteQueryReply } from "./sqlite-worker-protocol.js";
+import type { SqlTraffic } from "./sql-traffic.js";
+import { SqliteWorkerClient, SqliteWorkerError } from "./sqlite-worker-client.js";
+import type { SqliteParam, SqliteQueryReply, SqliteStatement } from "./sqlite-worker-protocol.js";
 
 /** better-sqlite3 binds neither booleans nor Dates; map them the way our schema stores them. */
 function toSqliteParam(value: unknown): SqliteParam {
@@ -36,37 +37,117 @@ const BUSY_MAX_DELAY_MS = 1_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+const isBusyBeforeAnyChange = (error: unknown): boolean =>
+  isSqliteBusy(error) && !(error instanceof SqliteWorkerError && error.inTransaction);
+
+/**
+ * busy_timeout already waits inside the worker; a busy/locked error that still escapes is
+ * retried here. That is safe: a failed BEGIN IMMEDIATE, autocommit statement or batch did nothing
+ * (the worker rolls a failed batch back), and SQLite allows a busy COMMIT to be retried.
+ */
+async function withBusyRetry<T>(
+  attempt: () => Promise<T>,
+  retryable: (error: unknown) => boolean,
+): Promise<T> {
+  let delay = BUSY_FIRST_DELAY_MS;
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= BUSY_ATTEMPTS || !retryable(error)) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, BUSY_MAX_DELAY_MS);
+    }
+  }
+}
+
+function toQueryResult<R>(reply: SqliteQueryReply): QueryResult<R> {
+  const rows = reply.rows as R[];
+  if (reply.changes === null) return { rows };
+  return {
+    rows,
+    numAffectedRows: BigInt(reply.changes),
+    insertId: reply.lastInsertRowid === null ? undefined : BigInt(reply.lastInsertRowid),
+  };
+}
+
+const toStatement = (query: CompiledQuery): SqliteStatement => ({
+  sql: query.sql,
+  params: query.parameters.map(toSqliteParam),
+});
+
+/**
+ * The one connection, with its transaction state kept here so BEGIN costs no message of its own:
+ * it travels with the transaction's first statement, an empty transaction sends nothing, and a
+ * transaction that only read ends with a COMMIT nobody waits for.
+ */
 class SqliteWorkerConnection implements DatabaseConnection {
+  /** BEGIN requested but not sent yet. */
+  private beginPending = false;
+  /** A transaction is open in the worker (as of its last answer). */
+  private open = false;
+  /** Every statement of the open transaction changed nothing. */
+  private readOnly = true;
+
   constructor(private readonly client: SqliteWorkerClient) {}
 
-  /**
-   * busy_timeout already waits inside the worker; a busy/locked error that still escapes is
-   * retried here per statement. That is safe at statement level: a failed BEGIN IMMEDIATE or
-   * autocommit statement did nothing, and SQLite allows a busy COMMIT to be retried.
-   */
-  private async queryWithBusyRetry(sql: string, params: SqliteParam[]): Promise<SqliteQueryReply> {
-    let delay = BUSY_FIRST_DELAY_MS;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.client.query(sql, params);
-      } catch (error) {
-        if (attempt >= BUSY_ATTEMPTS || !isSqliteBusy(error)) throw error;
-        await sleep(delay);
-        delay = Math.min(delay * 2, BUSY_MAX_DELAY_MS);
-      }
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = toStatement(compiledQuery);
+    const begin = this.beginPending;
+    try {
+      const result = await withBusyRetry(
+        () => this.client.query(statement, { begin }),
+        // A statement inside an open transaction is retried too (as before batching).
+        begin ? isBusyBeforeAnyChange : isSqliteBusy,
+      );
+      this.open = result.inTransaction;
+      const [reply] = result.replies;
+      if (reply === undefined) throw new Error("The SQLite worker answered a query with no reply.");
+      if (!reply.readonly) this.readOnly = false;
+      return toQueryResult<R>(reply);
+    } catch (error) {
+      if (error instanceof SqliteWorkerError) this.open = error.inTransaction;
+      throw error;
+    } finally {
+      if (begin && this.open) this.beginPending = false;
     }
   }
 
-  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const params = compiledQuery.parameters.map(toSqliteParam);
-    const reply = await this.queryWithBusyRetry(compiledQuery.sql, params);
-    const rows = reply.rows as R[];
-    if (reply.changes === null) return { rows };
-    return {
-      rows,
-      numAffectedRows: BigInt(reply.changes),
-      insertId: reply.lastInsertRowid === null ? undefined : BigInt(reply.lastInsertRowid),
-    };
+  beginTransaction(): void {
+    this.beginPending = true;
+    this.readOnly = true;
+  }
+
+  async commitTransaction(): Promise<void> {
+    if (this.beginPending) {
+      this.beginPending = false;
+      return;
+    }
+    if (!this.open) throw new Error("COMMIT without an open SQLite transaction.");
+    if (this.readOnly) {
+      this.open = false;
+      await this.client.end("commit", { awaitReply: false });
+      return;
+    }
+    await withBusyRetry(() => this.client.end("commit", { awaitReply: true }), isSqliteBusy);
+    this.open = false;
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    this.beginPending = false;
+    if (!this.open) return;
+    try {
+      await this.client.end("rollback", { awaitReply: true });
+    } finally {
+      this.open = false;
+    }
+  }
+
+  /** Statements in one write transaction: one message to the worker. */
+  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const statements = queries.map(toStatement);
+    const replies = await withBusyRetry(() => this.client.batch(statements), isSqliteBusy);
+    return replies.map((reply) => toQueryResult<unknown>(reply));
   }
 
   // biome-ignore lint/correctness/useYield: streaming is unsupported; the generator only throws.
@@ -86,14 +167,17 @@ class SqliteWorkerDriver implements Driver {
   private connection: SqliteWorkerConnection | null = null;
   private release: (() => void) | null = null;
 
-  constructor(
-    private readonly filename: string,
-    private readonly busyTimeoutMs: number,
-  ) {}
+  constructor(private readonly config: Required<SqliteWorkerDialectConfig>) {}
 
   async init(): Promise<void> {
-    this.client = await SqliteWorkerClient.open(this.filename, this.busyTimeoutMs);
+    this.client = await SqliteWorkerClient.open(this.config.filename, this.config.busyTimeoutMs, {
+      countTraffic: this.config.countTraffic,
+    });
     this.connection = new SqliteWorkerConnection(this.client);
+  }
+
+  get traffic(): SqlTraffic | null {
+    return this.client?.traffic ?? null;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -107,15 +191,15 @@ class SqliteWorkerDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    this.own(connection).beginTransaction();
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    await this.own(connection).commitTransaction();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    await this.own(connection).rollbackTransaction();
   }
 
   async releaseConnection(): Promise<void> {
@@ -124,11 +208,28 @@ class SqliteWorkerDriver implements Driver {
     release?.();
   }
 
+  /** Runs the statements as one write transaction, in turn with every other user of the connection. */
+  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const connection = this.own(await this.acquireConnection());
+    try {
+      return await connection.executeBatch(queries);
+    } finally {
+      await this.releaseConnection();
+    }
+  }
+
   async destroy(): Promise<void> {
     const client = this.client;
     this.client = null;
     this.connection = null;
     await client?.close();
+  }
+
+  private own(connection: DatabaseConnection): SqliteWorkerConnection {
+    if (connection !== this.connection || this.connection === null) {
+      throw new Error("The SQLite driver was handed a connection it does not own.");
+    }
+    return this.connection;
   }
 }
 
@@ -136,13 +237,33 @@ export interface SqliteWorkerDialectConfig {
   /** A file path or `:memory:`. */
   filename: string;
   busyTimeoutMs?: number;
+  /** Count statements, transactions and worker messages (see `SqlTraffic`). */
+  countTraffic?: boolean;
 }
 
 export class SqliteWorkerDialect implements Dialect {
+  private driver: SqliteWorkerDriver | null = null;
+
   constructor(private readonly config: SqliteWorkerDialectConfig) {}
 
   createDriver(): Driver {
-    return new SqliteWorkerDriver(this.config.filename, this.config.busyTimeoutMs ?? 30_000);
+    this.driver = new SqliteWorkerDriver({
+      filename: this.config.filename,
+      busyTimeoutMs: this.config.busyTimeoutMs ?? 30_000,
+      countTraffic: this.config.countTraffic ?? false,
+    });
+    return this.driver;
+  }
+
+  /** What the connection has sent, when counting is on (null before the first query). */
+  traffic(): SqlTraffic | null {
+    return this.driver?.traffic ?? null;
+  }
+
+  /** One write transaction in one worker message; see `SqlDatabase.executeBatch`. */
+  executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    if (this.driver === null) return Promise.reject(new Error("The SQLite driver is not created."));
+    return this.driver.executeBatch(queries);
   }
 
   createQueryCompiler(): QueryCompiler {

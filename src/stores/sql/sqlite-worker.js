@@ -82,43 +82,107 @@ function serve(db) {
     return statement;
   }
 
+  /**
+   * @param {import("./sqlite-worker-protocol.js").SqliteStatement} statement
+   * @returns {import("./sqlite-worker-protocol.js").SqliteQueryReply}
+   */
+  function run({ sql, params }) {
+    const statement = prepare(sql);
+    if (statement.reader) {
+      const rows = /** @type {Record<string, unknown>[]} */ (statement.all(params));
+      return { rows, changes: null, lastInsertRowid: null, readonly: statement.readonly };
+    }
+    const info = statement.run(params);
+    return {
+      rows: [],
+      changes: info.changes,
+      lastInsertRowid: info.lastInsertRowid,
+      readonly: statement.readonly,
+    };
+  }
+
+  /** Leaves no transaction open after a failure inside one the worker opened itself. */
+  function rollbackQuietly() {
+    if (!db.inTransaction) return;
+    try {
+      prepare("rollback").run();
+    } catch {
+      // Nothing more to do: SQLite rolls back on its own when it cannot continue.
+    }
+  }
+
+  /**
+   * @param {SqliteRequest} request
+   * @returns {import("./sqlite-worker-protocol.js").SqliteQueryReply[]}
+   */
+  function handle(request) {
+    switch (request.type) {
+      case "query":
+        if (request.begin === true) prepare("begin immediate").run();
+        return [run(request)];
+      case "batch":
+        prepare("begin immediate").run();
+        try {
+          const replies = request.statements.map(run);
+          prepare("commit").run();
+          return replies;
+        } catch (error) {
+          rollbackQuietly();
+          throw error;
+        }
+      case "commit":
+      case "rollback":
+        try {
+          prepare(request.type).run();
+        } catch (error) {
+          // A COMMIT nobody waits for (a read-only transaction) must not leave one open.
+          if (request.id === 0) rollbackQuietly();
+          throw error;
+        }
+        return [];
+      default:
+        return [];
+    }
+  }
+
   port.on("message", (/** @type {SqliteRequest} */ request) => {
     if (request.type === "close") {
       try {
         db.close();
+        post({ type: "result", id: request.id, ok: true, replies: [], inTransaction: false });
+      } catch (error) {
         post({
           type: "result",
           id: request.id,
-          ok: true,
-          reply: { rows: [], changes: null, lastInsertRowid: null },
+          ok: false,
+          error: toPayload(error),
+          inTransaction: false,
         });
-      } catch (error) {
-        post({ type: "result", id: request.id, ok: false, error: toPayload(error) });
       }
       port.close();
       return;
     }
     try {
-      const statement = prepare(request.sql);
-      if (statement.reader) {
-        const rows = /** @type {Record<string, unknown>[]} */ (statement.all(request.params));
+      const replies = handle(request);
+      if (request.id !== 0) {
         post({
           type: "result",
           id: request.id,
           ok: true,
-          reply: { rows, changes: null, lastInsertRowid: null },
-        });
-      } else {
-        const info = statement.run(request.params);
-        post({
-          type: "result",
-          id: request.id,
-          ok: true,
-          reply: { rows: [], changes: info.changes, lastInsertRowid: info.lastInsertRowid },
+          replies,
+          inTransaction: db.inTransaction,
         });
       }
     } catch (error) {
-      post({ type: "result", id: request.id, ok: false, error: toPayload(error) });
+      if (request.id !== 0) {
+        post({
+          type: "result",
+          id: request.id,
+          ok: false,
+          error: toPayload(error),
+          inTransaction: db.inTransaction,
+        });
+      }
     }
   });
 
