@@ -25,7 +25,14 @@ export async function handleRunCreation(
   const idempotencyKey = idempotencyKeyHeader(c);
   const lastEventId = lastEventIdHeader(c);
   const userId = c.get("principal").userId;
-  const { record, threadId } = await s.runs.create(userId, pathThreadId, body, idempotencyKey);
+  const { record, threadId, threadHold } = await s.runs.create(
+    userId,
+    pathThreadId,
+    body,
+    idempotencyKey,
+    // `/wait` reads the thread after the run: a temporary thread is deleted only afterwards.
+    { holdThread: mode === "wait" },
+  );
   const runId = record.runId;
   if (mode === "stream") {
     return runStreamResponse(c, s, {
@@ -51,5 +58,7 @@ export async function handleRunCreation(
       await s.fawn.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
     }
     throw error;
+  } finally {
+    threadHold.release();
   }
 }

@@ -22,10 +22,18 @@ import { mapCancelOutcome } from "./cancel-outcome.js";
 import { buildInvocation } from "./run-invocation.js";
 import type { RunCreateBody } from "./run-schemas.js";
 import { waitForRunEnd } from "./run-waiter.js";
+import { NO_HOLD, TemporaryThreads, type ThreadHold } from "./temporary-threads.js";
 
 export interface CreatedRun {
   record: RunRecord;
   threadId: string;
+  /** Held by a caller that reads the thread after the run (`/runs/wait`); release when done. */
+  threadHold: ThreadHold;
+}
+
+export interface CreateRunOptions {
+  /** The caller will read the thread once the run ends: a temporary thread waits for it. */
+  holdThread?: boolean;
 }
 
 export interface RunGatewayOptions {
@@ -37,13 +45,17 @@ export interface RunGatewayOptions {
  * cancellation, deletion and waiting. Knows nothing of HTTP.
  */
 export class RunGateway {
+  private readonly temporaryThreads: TemporaryThreads;
+
   constructor(
     private readonly fawn: Fawn,
     private readonly threads: ThreadService,
     private readonly state: ThreadStateService,
     private readonly assistants: AssistantCatalog,
     private readonly options: RunGatewayOptions,
-  ) {}
+  ) {
+    this.temporaryThreads = new TemporaryThreads(fawn, threads);
+  }
 
   /**
    * Admit a run. `threadId` null is a stateless run: the thread is `config.configurable.thread_id`
@@ -54,6 +66,7 @@ export class RunGateway {
     pathThreadId: string | null,
     body: RunCreateBody,
     idempotencyKey: string | null,
+    options: CreateRunOptions = {},
   ): Promise<CreatedRun> {
     this.assistants.get(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID);
     const key = idempotencyKey === null ? null : `http:${userId}:${idempotencyKey}`;
@@ -72,14 +85,19 @@ export class RunGateway {
         throw new ConflictError(`Thread ${threadId} has no pending interrupt to resume.`);
       }
     }
+    // Only a thread this stateless call creates is temporary; a named existing one is kept.
+    const temporary = pathThreadId === null && !existing && body.on_completion === "delete";
     if (!existing) await this.threads.ensure(threadId, userId);
     const record = await this.fawn.runs.submit({
       threadId,
-      invocation: buildInvocation(body, {
-        threadId,
-        userId,
-        maxRecursionLimit: this.options.maxRecursionLimit,
-      }),
+      invocation: {
+        ...buildInvocation(body, {
+          threadId,
+          userId,
+          maxRecursionLimit: this.options.maxRecursionLimit,
+        }),
+        ...(temporary ? { temporary: true } : {}),
+      },
       userId,
       assistantId: LEAD_AGENT_ASSISTANT_ID,
       onDisconnect: body.on_disconnect ?? "continue",
@@ -88,7 +106,10 @@ export class RunGateway {
       idempotencyKey: key,
       ...(body.after_seconds ? { startDelayMs: Math.round(body.after_seconds * 1000) } : {}),
     });
-    return { record, threadId };
+    if (!temporary) return { record, threadId, threadHold: NO_HOLD };
+    const hold = this.temporaryThreads.deleteWhenSettled(record.runId, threadId, userId);
+    if (!options.holdThread) hold.release();
+    return { record, threadId, threadHold: hold };
   }
 
   /** The caller's run on that thread (kind `run` only), else 404. */
@@ -183,7 +204,7 @@ export class RunGateway {
     }
     const record = await this.fawn.manager.get(row.run_id);
     if (!record) return null;
-    return { record, threadId: row.thread_id };
+    return { record, threadId: row.thread_id, threadHold: NO_HOLD };
   }
 
   /** A resume/fork point must belong to the thread and exist. */

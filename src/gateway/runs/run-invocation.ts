@@ -8,6 +8,8 @@ import type { ApiStreamMode, RunCreateBody } from "./run-schemas.js";
  */
 export interface GatewayInvocation extends RunInvocation {
   webhook?: string;
+  /** A stateless run's own thread under `on_completion: "delete"` (LangGraph's `temporary`). */
+  temporary?: boolean;
 }
 
 export const DEFAULT_RECURSION_LIMIT = 100;

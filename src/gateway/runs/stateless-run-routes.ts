@@ -5,7 +5,8 @@ import { handleRunCreation } from "./run-creation-handler.js";
 
 /**
  * `/runs…` without a thread in the path: the thread is `config.configurable.thread_id` or a new
- * one, created for the caller and kept afterwards (the reference keeps them too).
+ * one, created for the caller and kept afterwards (the reference keeps them too) — unless the run
+ * asks `on_completion: "delete"`: a thread the call created is then deleted once the run settles.
  */
 export function statelessRunRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
