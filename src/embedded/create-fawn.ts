@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
 import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
@@ -119,6 +120,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       recovery.stop();
       runs.close();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
+      // Runs are done, so their memory updates are all queued: run them now, bounded.
+      await flushMemoryUpdates(config.home, config.memory.shutdown_flush_timeout_seconds * 1000);
       // After the runs: no tool call is using a sandbox any more.
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();

@@ -2,10 +2,12 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { Env } from "../../core/config/env-expansion.js";
+import { isPlainObject } from "../../core/config/env-expansion.js";
 import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
-import { FawnPaths } from "../../core/paths.js";
+import { DEFAULT_USER_ID, FawnPaths } from "../../core/paths.js";
 import type { AgentFactory } from "../../runtime/worker/run-context.js";
+import { LeadMemory } from "../memory/lead-memory.js";
 import {
   buildLeadMiddlewares,
   type LeadMiddlewareOptions,
@@ -17,6 +19,9 @@ import type { AgentMiddleware } from "../middlewares/types.js";
 import { createChatModel } from "../models/create-chat-model.js";
 import { selectModelConfig } from "../models/list-models.js";
 import { buildSystemPrompt } from "../prompts/build-system-prompt.js";
+import type { PromptSkill } from "../prompts/prompt-sections.js";
+import { skillsForRun } from "../skills/lead-skills.js";
+import { skillCatalogFromConfig } from "../skills/skill-catalog.js";
 import {
   createSandboxTools,
   type SandboxToolsOptions,
@@ -30,6 +35,7 @@ import { toStreamingAgent } from "./streaming-agent.js";
 export interface LeadAgentFactoryOptions {
   config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit"> &
     MiddlewareConfigSections &
+    Partial<Pick<FawnConfig, "skills" | "memory">> &
     Partial<Pick<FawnConfig, "sandbox">>;
   /** The saver the runtime reads thread state from; pass the same one to createFawn. */
   checkpointer?: BaseCheckpointSaver;
@@ -65,6 +71,15 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       ? createSandboxTools({ ...options.sandbox, paths })
       : createThreadFileTools({ paths }));
   const settings = parseLeadMiddlewareSettings(options.config);
+  const skillCatalog = skillCatalogFromConfig(options.config, {
+    ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+    logger,
+  });
+  const memory = new LeadMemory({
+    home: options.config.home,
+    config: options.config.memory,
+    logger,
+  });
   // Models hold no per-run state, so one instance per (model, thinking, effort) serves every run.
   const models = new Map<string, Promise<BaseChatModel>>();
 
@@ -116,6 +131,14 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     }
     const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
     const runTools = run.subagentEnabled ? [...tools, subagents.taskTool(model, tools)] : tools;
+    const userId = runUserId(config);
+    const skills = await skillsForRun({
+      catalog: skillCatalog,
+      paths,
+      userId,
+      inSandbox: options.sandbox !== undefined && options.tools === undefined,
+      logger,
+    });
     const middlewares =
       options.middlewares?.(run) ??
       buildLeadMiddlewares({
@@ -125,12 +148,19 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         supportsVision: model.supports_vision,
         contextWindow: model.context_window,
         ...options.middlewareOptions,
+        skills: skills.middleware,
+        memory: memory.runMiddleware(),
       });
     const graph = createLeadAgent({
       model: await buildModel(model, thinkingEnabled, run.reasoningEffort),
       tools: runTools,
       middlewares,
-      systemPrompt: options.systemPrompt ?? leadSystemPrompt(runTools, middlewares, run, settings),
+      systemPrompt:
+        options.systemPrompt ??
+        leadSystemPrompt(runTools, middlewares, run, settings, {
+          skills: skills.prompt,
+          memory: await memory.promptBlock(userId),
+        }),
       resolveModel,
       logger,
       ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
@@ -148,12 +178,15 @@ function leadSystemPrompt(
   middlewares: readonly AgentMiddleware[],
   run: LeadRunOptions,
   settings: { maxTotalSubagents: number },
+  perUser: { skills: readonly PromptSkill[]; memory: string | null },
 ): string {
   const all = [...tools, ...middlewares.flatMap((middleware) => middleware.tools ?? [])];
   const seen = new Set<string>();
   const listed = all.filter((tool) => !seen.has(tool.name) && seen.add(tool.name));
   return buildSystemPrompt({
     tools: listed.map((tool) => ({ name: tool.name, description: tool.description })),
+    skills: perUser.skills,
+    memory: perUser.memory,
     subagents: run.subagentEnabled
       ? subagentLimits({
           ...(run.maxConcurrentSubagents !== undefined
@@ -163,4 +196,12 @@ function leadSystemPrompt(
         })
       : null,
   });
+}
+
+/** The run's user (the worker stamps it from the admitted run), for skills and memory. */
+function runUserId(config: Record<string, unknown>): string {
+  const configurable = isPlainObject(config.configurable) ? config.configurable : {};
+  const context = isPlainObject(config.context) ? config.context : {};
+  const userId = context.user_id ?? configurable.user_id;
+  return typeof userId === "string" && userId !== "" ? userId : DEFAULT_USER_ID;
 }

@@ -85,6 +85,10 @@ export interface LeadMiddlewareOptions {
   modelRetry?: ModelRetryOptions;
   externalizeSeams?: ExternalizeSeams;
   clock?: Clock;
+  /** Built per run by agent/skills (needs the user's enabled skills): view sync, slash activation. */
+  skills?: AgentMiddleware | null;
+  /** Built by agent/memory when `memory.enabled`: queues the conversation after the run. */
+  memory?: AgentMiddleware | null;
 }
 
 /**
@@ -108,6 +112,7 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
     createDanglingToolCallMiddleware(),
     createModelRetryMiddleware(options.modelRetry),
     createToolErrorMiddleware(),
+    options.skills ?? false,
     settings.summarization.enabled &&
       createSummarizationMiddleware({
         config: settings.summarization,
@@ -115,6 +120,7 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
       }),
     run.planMode && createTodoMiddleware(),
     settings.title.enabled && createTitleMiddleware(settings.title),
+    options.memory ?? false,
     options.supportsVision === true && createViewImageMiddleware({ paths: options.paths }),
     run.subagentEnabled &&
       createSubagentLimitMiddleware({

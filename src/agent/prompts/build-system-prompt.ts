@@ -9,9 +9,11 @@ import {
 export interface SystemPromptOptions {
   agentName?: string;
   tools?: readonly PromptTool[];
-  /** Enabled skills; empty until skills land. */
+  /** The user's enabled skills (listed with where their SKILL.md is). */
   skills?: readonly PromptSkill[];
   subagents?: { maxConcurrent: number; maxTotal: number } | null;
+  /** The user's rendered `<memory>` block (see agent/memory), or null. */
+  memory?: string | null;
   /** Today (default: now). */
   date?: Date;
   /** IANA time zone for the date (default: the server's). */
@@ -26,6 +28,7 @@ export function buildSystemPrompt(options: SystemPromptOptions = {}): string {
     tools: options.tools ?? [],
     skills: options.skills ?? [],
     subagents: options.subagents ?? null,
+    memory: options.memory ?? null,
     currentDate: formatPromptDate(options.date ?? new Date(), options.timeZone),
   };
   return (options.sections ?? LEAD_PROMPT_SECTIONS)

@@ -22,6 +22,8 @@ export interface PromptContext {
   skills: readonly PromptSkill[];
   /** Set when the run may delegate with `task`. */
   subagents: { maxConcurrent: number; maxTotal: number } | null;
+  /** The user's `<memory>` block (already rendered and escaped), or null. */
+  memory: string | null;
   /** `YYYY-MM-DD, Weekday`. */
   currentDate: string;
 }
@@ -85,7 +87,7 @@ const skills: PromptSection = {
             )
             .join("\n");
     return `<skill_system>
-Skills are instructions for specific kinds of work. When a task matches a skill, read its SKILL.md with read_file first and follow it.
+Skills are instructions for specific kinds of work. When a task matches a skill, read its SKILL.md (the location below) with read_file before using the skill, then follow it. Files a skill refers to are in the same folder; they are read-only.
 <available_skills>
 ${list}
 </available_skills>
@@ -111,6 +113,12 @@ You can delegate self-contained pieces of work with the task tool. Limits: at mo
       : null,
 };
 
+/** Per user, so it sits after every shared section: only the tail of the prompt differs. */
+const memory: PromptSection = {
+  name: "memory",
+  render: ({ memory: block }) => block,
+};
+
 const currentDate: PromptSection = {
   name: "current_date",
   render: ({ currentDate: date }) => `<current_date>${date}</current_date>`,
@@ -125,6 +133,7 @@ export const LEAD_PROMPT_SECTIONS: readonly PromptSection[] = [
   skills,
   toolSummary,
   subagentSystem,
+  memory,
   currentDate,
 ];
 

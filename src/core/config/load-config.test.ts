@@ -62,6 +62,17 @@ describe("loadConfig sources", () => {
         ls_output_max_chars: 20_000,
         bash_command_timeout: 600,
       },
+      skills: { container_path: "/mnt/skills" },
+      memory: {
+        enabled: true,
+        mode: "middleware",
+        injection_enabled: true,
+        debounce_seconds: 30,
+        max_facts: 100,
+        fact_confidence_threshold: 0.7,
+        max_injection_tokens: 2000,
+        shutdown_flush_timeout_seconds: 30,
+      },
       database: { url: `sqlite:${home}/fawn.db` },
       stream_bridge: { queue_maxsize: 256, stream_ttl_seconds: 86_400 },
       runtime: {

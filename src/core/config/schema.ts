@@ -77,6 +77,36 @@ export const sandboxConfigSchema = z.strictObject({
   ownership: opaqueSection.optional(),
 });
 
+/** Where skills appear inside every sandbox; the sandboxes mount the thread's skills view there. */
+export const SKILLS_CONTAINER_PATH = "/mnt/skills";
+
+export const skillsConfigSchema = z.strictObject({
+  /** Host folder holding `public/` (default: the `skills/` folder shipped with Fawn). */
+  path: z.string().min(1).nullish(),
+  container_path: z
+    .literal(SKILLS_CONTAINER_PATH, {
+      error: `skills.container_path: only ${SKILLS_CONTAINER_PATH} is supported (sandboxes mount skills there)`,
+    })
+    .default(SKILLS_CONTAINER_PATH),
+});
+
+export const memoryConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Only `middleware` (after each run) is implemented; the reference's `tool` mode is not. */
+  mode: z.literal("middleware").default("middleware"),
+  injection_enabled: z.boolean().default(true),
+  /** Quiet time per thread before its conversation is turned into memory. */
+  debounce_seconds: z.number().min(0).default(30),
+  max_facts: z.number().int().min(1).max(10_000).default(100),
+  fact_confidence_threshold: z.number().min(0).max(1).default(0.7),
+  /** Budget (≈4 characters a token) for what the next run's prompt gets inside `<memory>`. */
+  max_injection_tokens: z.number().int().min(50).default(2000),
+  /** Model for the update call (default: the run's own model). */
+  model_name: z.string().min(1).nullish(),
+  /** How long shutdown waits for queued updates. */
+  shutdown_flush_timeout_seconds: z.number().min(0).default(30),
+});
+
 /** Tool names a sub-agent never gets unless its type says otherwise (no nesting, no questions). */
 export const DEFAULT_SUBAGENT_DISALLOWED_TOOLS = ["task", "ask_clarification", "present_files"];
 
@@ -163,10 +193,8 @@ const referenceSections = {
   token_budget: opaqueSection.optional(),
   read_before_write: opaqueSection.optional(),
   safety_finish_reason: opaqueSection.optional(),
-  skills: opaqueSection.optional(),
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
-  memory: opaqueSection.optional(),
   guardrails: opaqueSection.optional(),
   authorization: opaqueSection.optional(),
   acp_agents: opaqueSection.optional(),
@@ -191,6 +219,8 @@ export const fawnConfigSchema = z
       .default([]),
     sandbox: sandboxConfigSchema.prefault({}),
     subagents: subagentsConfigSchema.prefault({}),
+    skills: skillsConfigSchema.prefault({}),
+    memory: memoryConfigSchema.prefault({}),
     database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
     stream_bridge: z
       .strictObject({
@@ -252,6 +282,8 @@ export const fawnConfigSchema = z
 export type ModelConfig = z.output<typeof modelConfigSchema>;
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
 export type SubagentsConfig = z.output<typeof subagentsConfigSchema>;
+export type SkillsConfig = z.output<typeof skillsConfigSchema>;
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
 export type AuthConfig = ParsedConfig["auth"];
 export type UploadsConfig = ParsedConfig["uploads"];
 type ParsedConfig = z.output<typeof fawnConfigSchema>;

@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+/**
+ * What Fawn remembers about one user, as stored in `<home>/users/<u>/memory.json` and answered by
+ * `GET /api/memory`: summaries of the user and of their history, and a list of short facts. The
+ * field names follow the reference's memory API (camelCase) so its UI reads them unchanged.
+ */
+
+export const USER_SECTIONS = ["workContext", "personalContext", "topOfMind"] as const;
+export const HISTORY_SECTIONS = ["recentMonths", "earlierContext", "longTermBackground"] as const;
+export type UserSection = (typeof USER_SECTIONS)[number];
+export type HistorySection = (typeof HISTORY_SECTIONS)[number];
+
+export const FACT_CATEGORIES = [
+  "preference",
+  "knowledge",
+  "context",
+  "behavior",
+  "goal",
+  "correction",
+] as const;
+export type FactCategory = (typeof FACT_CATEGORIES)[number];
+
+const sectionSchema = z.object({
+  summary: z.string().default(""),
+  updatedAt: z.string().default(""),
+});
+
+const factSchema = z.object({
+  id: z.string().min(1),
+  content: z.string().min(1),
+  category: z.enum(FACT_CATEGORIES).catch("context"),
+  confidence: z.number().min(0).max(1).catch(0.5),
+  createdAt: z.string().default(""),
+  /** The thread the fact was learned in. */
+  source: z.string().default("unknown"),
+});
+
+export const memoryDocumentSchema = z.object({
+  version: z.literal("1.0").default("1.0"),
+  revision: z.number().int().min(0).default(0),
+  lastUpdated: z.string().default(""),
+  user: z.object({
+    workContext: sectionSchema.prefault({}),
+    personalContext: sectionSchema.prefault({}),
+    topOfMind: sectionSchema.prefault({}),
+  }),
+  history: z.object({
+    recentMonths: sectionSchema.prefault({}),
+    earlierContext: sectionSchema.prefault({}),
+    longTermBackground: sectionSchema.prefault({}),
+  }),
+  facts: z.array(factSchema).default([]),
+});
+
+export type MemorySection = z.output<typeof sectionSchema>;
+export type MemoryFact = z.output<typeof factSchema>;
+export type MemoryDocument = z.output<typeof memoryDocumentSchema>;
+
+export function emptyMemory(): MemoryDocument {
+  return memoryDocumentSchema.parse({ user: {}, history: {} });
+}
+
+/** True when there is nothing to show or inject. */
+export function isEmptyMemory(memory: MemoryDocument): boolean {
+  const sections = [
+    ...USER_SECTIONS.map((key) => memory.user[key]),
+    ...HISTORY_SECTIONS.map((key) => memory.history[key]),
+  ];
+  return memory.facts.length === 0 && sections.every((section) => section.summary.trim() === "");
+}
