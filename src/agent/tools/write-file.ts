@@ -80,11 +80,20 @@ async function replaceFile(hostPath: string, content: string): Promise<void> {
   await publishFileAtomically(hostPath, content);
 }
 
-/** Appending through a symlink could write outside the thread; O_NOFOLLOW refuses the link. */
+/**
+ * Appending through a symlink could write outside the thread; O_NOFOLLOW refuses the link.
+ * O_NONBLOCK and the fstat check keep a planted FIFO from blocking the write forever.
+ */
 async function appendNoFollow(hostPath: string, content: string): Promise<void> {
-  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+  const flags =
+    constants.O_WRONLY |
+    constants.O_CREAT |
+    constants.O_APPEND |
+    constants.O_NOFOLLOW |
+    constants.O_NONBLOCK;
   const handle = await open(hostPath, flags, 0o666);
   try {
+    if (!(await handle.stat()).isFile()) throw new Error("not a regular file");
     await handle.writeFile(content, "utf8");
   } finally {
     await handle.close();

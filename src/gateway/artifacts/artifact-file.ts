@@ -32,7 +32,9 @@ export async function openArtifact(
   const rootReal = await realpath(outputsDir).catch(() => null);
   const real = await realpath(join(outputsDir, ...segments)).catch(() => null);
   if (rootReal === null || real === null || !isInside(rootReal, real)) throw notFound;
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  // O_NONBLOCK: a FIFO planted in outputs must not hold a thread-pool thread waiting for a writer.
+  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const handle = await open(real, flags).catch(() => null);
   if (handle === null) throw notFound;
   try {
     const opened = await handle.stat();

@@ -1,11 +1,22 @@
 import {
   SandboxDirectoryNotFoundError,
+  SandboxFileError,
   SandboxFileNotFoundError,
   SandboxIsADirectoryError,
   SandboxNotADirectoryError,
   SandboxPermissionError,
   SandboxReadOnlyError,
 } from "../sandbox-errors.js";
+
+/** A pipe, socket or device where a file was expected (it could block a read forever). */
+export class SandboxNotRegularFileError extends SandboxFileError {
+  constructor(path: string) {
+    super(
+      "bad_request",
+      `Not a regular file (a pipe, socket or device): ${path}. Only regular files can be read or written.`,
+    );
+  }
+}
 
 export function errnoCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
@@ -32,6 +43,9 @@ export function toSandboxFileError(
       return new SandboxPermissionError(shownPath);
     case "EROFS":
       return new SandboxReadOnlyError(shownPath);
+    case "ENXIO":
+      // Opening a FIFO without a reader (O_NONBLOCK) or a socket.
+      return new SandboxNotRegularFileError(shownPath);
     case "EISDIR":
       return target === "file"
         ? new SandboxIsADirectoryError(shownPath)

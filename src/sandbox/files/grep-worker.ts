@@ -31,8 +31,10 @@ export interface GrepJobResult {
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { open } = require("node:fs/promises");
+const { constants } = require("node:fs");
 async function readSmallFile(path, maxBytes) {
-  const handle = await open(path, "r");
+  // O_NONBLOCK: a FIFO must not hold a thread-pool thread (shared with the whole process).
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const info = await handle.stat();
     if (!info.isFile() || info.size > maxBytes) return null;

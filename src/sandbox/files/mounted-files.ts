@@ -1,4 +1,5 @@
-import { appendFile, lstat, mkdir, readFile, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, open, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { publishFileAtomically } from "../../core/atomic-file.js";
@@ -15,7 +16,7 @@ import {
   SandboxReadOnlyError,
   StringNotFoundError,
 } from "../sandbox-errors.js";
-import { errnoCode, toSandboxFileError } from "./fs-error-mapping.js";
+import { errnoCode, SandboxNotRegularFileError, toSandboxFileError } from "./fs-error-mapping.js";
 import { compileGlob, compilePathFilter } from "./glob-pattern.js";
 import { type GrepFile, runGrepJob } from "./grep-worker.js";
 import type { MountTable, ResolvedPath } from "./mount-table.js";
@@ -62,15 +63,25 @@ export class MountedFiles {
 
   async readFile(path: string): Promise<Uint8Array> {
     const target = await this.resolveExisting(path, "file");
-    const info = await stat(target.real).catch((error: unknown) => {
-      throw toSandboxFileError(error, path);
-    });
-    if (info.isDirectory()) throw new SandboxIsADirectoryError(path);
-    if (info.size > this.maxReadBytes) throw new SandboxFileTooLargeError(path, this.maxReadBytes);
+    // O_NONBLOCK: a FIFO planted in the folder must not hold a thread-pool thread forever
+    // waiting for a writer; what was opened is checked, not what a path said a moment before.
+    const handle = await open(target.real, constants.O_RDONLY | constants.O_NONBLOCK).catch(
+      (error: unknown) => {
+        throw toSandboxFileError(error, path);
+      },
+    );
     try {
-      return new Uint8Array(await readFile(target.real));
+      const info = await handle.stat();
+      if (info.isDirectory()) throw new SandboxIsADirectoryError(path);
+      if (!info.isFile()) throw new SandboxNotRegularFileError(path);
+      if (info.size > this.maxReadBytes) {
+        throw new SandboxFileTooLargeError(path, this.maxReadBytes);
+      }
+      return new Uint8Array(await handle.readFile());
     } catch (error) {
       throw toSandboxFileError(error, path);
+    } finally {
+      await handle.close();
     }
   }
 
@@ -91,7 +102,7 @@ export class MountedFiles {
     const target = await this.resolveForWrite(path);
     await fileLocks.runExclusive(target, async () => {
       try {
-        if (options.append) await appendFile(target, data);
+        if (options.append) await appendRegularFile(target, data, path);
         else await publishFileAtomically(target, data, { mode: await existingMode(target) });
       } catch (error) {
         throw toSandboxFileError(error, path);
@@ -284,6 +295,25 @@ async function assertDeepestAncestorInside(
     }
     const link = await lstat(candidate).catch(() => null);
     if (link?.isSymbolicLink()) throw new PathEscapeError(shownPath);
+  }
+}
+
+/**
+ * Appends without blocking on a FIFO (O_NONBLOCK: no reader is ENXIO, not a wait) and only to a
+ * regular file, as fstat of the opened descriptor shows.
+ */
+async function appendRegularFile(
+  hostPath: string,
+  data: string | Uint8Array,
+  shownPath: string,
+): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NONBLOCK;
+  const handle = await open(hostPath, flags, 0o666);
+  try {
+    if (!(await handle.stat()).isFile()) throw new SandboxNotRegularFileError(shownPath);
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { extname, relative, sep } from "node:path";
 import type { FawnPaths, ThreadScope } from "../../../core/paths.js";
@@ -70,7 +71,8 @@ export async function readThreadImage(
 
 /** Reads the file whole, refusing it if it is too big or its size changes under us. */
 export async function readStable(hostPath: string, shownAs: string): Promise<Buffer> {
-  const handle = await open(hostPath, "r").catch(() => null);
+  // O_NONBLOCK: a FIFO named like an image must not hold a thread-pool thread forever.
+  const handle = await open(hostPath, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => null);
   if (!handle) throw new ImageFileError(`Error: File not found: ${shownAs}`);
   try {
     const before = await handle.stat();
