@@ -1,5 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgentFactory } from "../agent/lead-agent/lead-agent-factory.js";
+import { checkConfiguredTools } from "../agent/tools/configured-tools.js";
 import { sandboxToolSettingsOf } from "../agent/tools/sandbox/sandbox-tool-settings.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
@@ -25,6 +26,8 @@ const LEAD_AGENT_DESCRIPTION: AgentDescription = {
 
 /** The graph `fawn serve` runs: the lead agent over the checkpointer the runtime reads state from. */
 export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
+  // The agent factory is built at the first run; a bad `tools:` entry must stop startup instead.
+  checkConfiguredTools(config.tools);
   let factory: AgentFactory | undefined;
   return {
     description: LEAD_AGENT_DESCRIPTION,

@@ -22,18 +22,20 @@ import { buildSystemPrompt } from "../prompts/build-system-prompt.js";
 import type { PromptSkill } from "../prompts/prompt-sections.js";
 import { skillsForRun } from "../skills/lead-skills.js";
 import { skillCatalogFromConfig } from "../skills/skill-catalog.js";
+import { createSubagentSupport } from "../subagents/subagent-support.js";
+import { createConfiguredTools } from "../tools/configured-tools.js";
 import {
   createSandboxTools,
   type SandboxToolsOptions,
 } from "../tools/sandbox/create-sandbox-tools.js";
 import { createThreadFileTools } from "../tools/thread-file-tools.js";
-import { createSubagentSupport } from "../subagents/subagent-support.js";
 import { createLeadAgent } from "./create-lead-agent.js";
 import { type LeadRunOptions, leadRunOptions } from "./run-options.js";
 import { toStreamingAgent } from "./streaming-agent.js";
 
 export interface LeadAgentFactoryOptions {
   config: Pick<FawnConfig, "models" | "home" | "max_recursion_limit"> &
+    Partial<Pick<FawnConfig, "tools">> &
     MiddlewareConfigSections &
     Partial<Pick<FawnConfig, "skills" | "memory">> &
     Partial<Pick<FawnConfig, "sandbox">>;
@@ -65,11 +67,20 @@ export interface LeadAgentFactoryOptions {
 export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentFactory {
   const logger = options.logger ?? rootLogger;
   const paths = new FawnPaths(options.config.home);
-  const tools =
+  const builtInTools =
     options.tools ??
     (options.sandbox
       ? createSandboxTools({ ...options.sandbox, paths })
       : createThreadFileTools({ paths }));
+  // config.yaml `tools:` entries (web_search, web_fetch) join every run's tool list.
+  const tools = [
+    ...builtInTools,
+    ...createConfiguredTools(options.config.tools ?? [], {
+      logger,
+      reservedNames: builtInTools.map((tool) => tool.name),
+      ...(options.env ? { env: options.env } : {}),
+    }),
+  ];
   const settings = parseLeadMiddlewareSettings(options.config);
   const skillCatalog = skillCatalogFromConfig(options.config, {
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
