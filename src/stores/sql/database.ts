@@ -103,7 +103,12 @@ class KyselySqlDatabase implements SqlDatabase {
 
   async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
     const outer = this.current();
-    if (outer !== undefined) return runInOrder(outer.trx, queries);
+    if (queries.length === 0) return [];
+    if (outer !== undefined) {
+      // SQLite: the open transaction holds the one connection; its statements go in one message.
+      if (this.sqlite !== null) return this.sqlite.executeInOpenTransaction(queries);
+      return runInOrder(outer.trx, queries);
+    }
     if (this.sqlite !== null) return this.sqlite.executeBatch(queries);
     const [only] = queries;
     if (only !== undefined && queries.length === 1) return [await this.db.executeQuery(only)];

@@ -142,6 +142,23 @@ export class SqliteWorkerClient {
     return (await this.send({ type: "batch", statements })).replies;
   }
 
+  /** Statements in order inside the caller's open transaction (begun first when `begin`). */
+  async batchInTransaction(
+    statements: SqliteStatement[],
+    options: { begin: boolean },
+  ): Promise<SqliteResult> {
+    if (this.traffic !== null) {
+      this.traffic.statements += statements.length;
+      if (options.begin) this.traffic.transactions += 1;
+    }
+    return this.send({
+      type: "batch",
+      statements,
+      join: true,
+      ...(options.begin ? { begin: true } : {}),
+    });
+  }
+
   /**
    * Ends the open transaction. A read-only transaction's COMMIT is posted without waiting: it
    * changes nothing, the worker handles messages in order, and it rolls back if COMMIT fails.

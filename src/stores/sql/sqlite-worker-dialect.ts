@@ -143,6 +143,28 @@ class SqliteWorkerConnection implements DatabaseConnection {
     }
   }
 
+  /** Statements inside the open transaction, in one message; its BEGIN goes along if pending. */
+  async executeInTransaction(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const statements = queries.map(toStatement);
+    const begin = this.beginPending;
+    try {
+      const result = await withBusyRetry(
+        () => this.client.batchInTransaction(statements, { begin }),
+        begin ? isBusyBeforeAnyChange : () => false,
+      );
+      this.open = result.inTransaction;
+      if (result.replies.some((reply) => !reply.readonly)) this.readOnly = false;
+      return result.replies.map((reply) => toQueryResult<unknown>(reply));
+    } catch (error) {
+      if (error instanceof SqliteWorkerError) this.open = error.inTransaction;
+      // Some statements may have run before the failure: the transaction must not end unawaited.
+      this.readOnly = false;
+      throw error;
+    } finally {
+      if (begin && this.open) this.beginPending = false;
+    }
+  }
+
   /** Statements in one write transaction: one message to the worker. */
   async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
     const statements = queries.map(toStatement);
@@ -218,6 +240,19 @@ class SqliteWorkerDriver implements Driver {
     }
   }
 
+  /**
+   * Runs the statements inside the transaction that holds the connection now. Only for a caller
+   * inside that transaction (SQLite has this one connection, so it is the one holding it).
+   */
+  async executeInOpenTransaction(
+    queries: readonly CompiledQuery[],
+  ): Promise<QueryResult<unknown>[]> {
+    if (this.connection === null || this.release === null) {
+      throw new Error("No SQLite transaction holds the connection.");
+    }
+    return this.connection.executeInTransaction(queries);
+  }
+
   async destroy(): Promise<void> {
     const client = this.client;
     this.client = null;
@@ -258,6 +293,12 @@ export class SqliteWorkerDialect implements Dialect {
   /** What the connection has sent, when counting is on (null before the first query). */
   traffic(): SqlTraffic | null {
     return this.driver?.traffic ?? null;
+  }
+
+  /** Statements inside the transaction open in the caller's context, in one worker message. */
+  executeInOpenTransaction(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    if (this.driver === null) return Promise.reject(new Error("The SQLite driver is not created."));
+    return this.driver.executeInOpenTransaction(queries);
   }
 
   /** One write transaction in one worker message; see `SqlDatabase.executeBatch`. */

@@ -23,11 +23,17 @@ export interface SqliteQueryRequest extends SqliteStatement {
   begin?: boolean;
 }
 
-/** Statements run in one `BEGIN IMMEDIATE … COMMIT`, rolled back whole if any of them fails. */
+/**
+ * Statements run in order in one message. By default in their own `BEGIN IMMEDIATE … COMMIT`,
+ * rolled back whole if any fails; with `join`, inside the transaction the caller has open (its
+ * BEGIN sent first when `begin`), which the caller commits or rolls back.
+ */
 export interface SqliteBatchRequest {
   type: "batch";
   id: number;
   statements: SqliteStatement[];
+  join?: boolean;
+  begin?: boolean;
 }
 
 /** Ends the open transaction. `id` 0 means nobody waits: the worker sends no reply. */

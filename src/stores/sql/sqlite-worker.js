@@ -121,6 +121,10 @@ function serve(db) {
         if (request.begin === true) prepare("begin immediate").run();
         return [run(request)];
       case "batch":
+        if (request.join === true) {
+          if (request.begin === true) prepare("begin immediate").run();
+          return request.statements.map(run);
+        }
         prepare("begin immediate").run();
         try {
           const replies = request.statements.map(run);
