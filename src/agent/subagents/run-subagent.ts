@@ -1,6 +1,7 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
 import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { GraphRecursionError } from "@langchain/langgraph";
@@ -51,11 +52,12 @@ export interface SubagentRunRequest {
  */
 export async function runSubagent(request: SubagentRunRequest): Promise<SubagentOutcome> {
   const { type } = request;
+  const tag = `${SUBAGENT_TAG_PREFIX}${type.name}`;
   const graph = createLeadAgent({
-    model: request.model,
+    model: taggedFirst(request.model, tag),
     tools: request.tools,
     middlewares: request.middlewares,
-    name: `${SUBAGENT_TAG_PREFIX}${type.name}`,
+    name: tag,
     ...(request.logger ? { logger: request.logger } : {}),
   });
   const deadline = new AbortController();
@@ -76,7 +78,7 @@ export async function runSubagent(request: SubagentRunRequest): Promise<Subagent
         {
           configurable: { ...request.identity },
           context: { ...request.identity, is_subagent: true },
-          tags: [`${SUBAGENT_TAG_PREFIX}${type.name}`],
+          tags: [tag],
           recursionLimit: type.maxTurns,
           streamMode: "values",
           signal,
@@ -116,6 +118,30 @@ export const CANCELLED_TEXT = "Task cancelled by user.";
  */
 function outsideParentGraph<T>(work: () => Promise<T>): Promise<T> {
   return AsyncLocalStorageProviderSingleton.getInstance().run(undefined, work);
+}
+
+/**
+ * The lead-agent graph binds its model with the `lead_agent` tag, and the run journal and the
+ * scripted model name a call's caller by its first such tag. This view of the model (and of what
+ * `bindTools` returns) puts the sub-agent's tag first whenever a config is bound, so the calls
+ * count as `subagent:<type>`. `withConfig` replaces tags rather than merging them, hence the view.
+ */
+function taggedFirst<R extends Runnable>(runnable: R, tag: string): R {
+  return new Proxy(runnable, {
+    get(target, property, receiver) {
+      if (property === "withConfig") {
+        return (config: Partial<RunnableConfig>) =>
+          target.withConfig({ ...config, tags: [tag, ...(config.tags ?? [])] });
+      }
+      if (property === "bindTools" && target instanceof BaseChatModel) {
+        return (...args: Parameters<NonNullable<BaseChatModel["bindTools"]>>) => {
+          if (!target.bindTools) throw new Error("This model cannot call tools.");
+          return taggedFirst(target.bindTools(...args), tag);
+        };
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 function finishedOutcome(
