@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { NewRunEvent } from "../../src/runtime/run-event-store.js";
 import { openSqlDatabase } from "../../src/stores/sql/database.js";
-import { prepareEvent } from "../../src/stores/sql/event-codec.js";
+import { encodeEvent } from "../../src/stores/sql/event-codec.js";
 
 const COLUMNS = [
   "thread_id",
@@ -35,17 +35,17 @@ function rowsOf(batches: NewRunEvent[][]): Row[][] {
   const seqs = new Map<string, number>();
   return batches.map((batch) =>
     batch.map((event) => {
-      const { row } = prepareEvent(event, now);
+      const row = encodeEvent(event, now);
       const seq = (seqs.get(row.thread_id) ?? 0) + 1;
       seqs.set(row.thread_id, seq);
       return {
         thread_id: row.thread_id,
         run_id: row.run_id,
-        user_id: row.user_id ?? null,
+        user_id: row.user_id,
         event_type: row.event_type,
         category: row.category,
-        content: row.content ?? "",
-        event_metadata: row.event_metadata ?? "{}",
+        content: row.content,
+        event_metadata: row.metadata,
         created_at: row.created_at,
         seq,
       };

@@ -6,7 +6,7 @@ import {
   type NewRunEvent,
   type RunEvent,
 } from "../../runtime/run-event-store.js";
-import { fromDbObject, fromDbTimestamp, toDbJson, toDbTimestamp } from "./codec.js";
+import { fromDbObject, fromDbTimestamp, toDbTimestamp } from "./codec.js";
 import type { RunEventsTable } from "./schema.js";
 
 /** Metadata key telling the reader that `content` holds JSON text of a non-string value. */
@@ -31,62 +31,116 @@ export function validateNewEvent(event: NewRunEvent): void {
   if (event.user_id != null) checkText("user_id", event.user_id, MAX_ID_LENGTH);
 }
 
-/** An event ready to insert except for its seq, plus the envelope the caller gets back. */
-export interface PreparedEvent {
-  row: Omit<Insertable<RunEventsTable>, "seq">;
-  envelope: Omit<RunEvent, "seq">;
+/**
+ * An event in its stored form, minus the seq: every JSON value already serialized, exactly once.
+ * `metadata` is the stored JSON text (with the content marker when `contentIsJson`).
+ */
+export interface EncodedEvent {
+  thread_id: string;
+  run_id: string;
+  user_id: string | null;
+  event_type: string;
+  category: string;
+  content: string;
+  contentIsJson: boolean;
+  metadata: string;
+  created_at: string;
 }
 
-function encodeJson(value: unknown): string {
+function encodeJson(value: unknown, what: string): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
   } catch (error) {
-    throw new ValidationError("Event content must be a string or a JSON value.", { cause: error });
+    throw new ValidationError(`Event ${what} must be a string or a JSON value.`, { cause: error });
   }
-  if (text === undefined) {
-    throw new ValidationError("Event content must be a string or a JSON value.");
-  }
+  if (text === undefined)
+    throw new ValidationError(`Event ${what} must be a string or a JSON value.`);
   return text;
 }
 
 /**
  * Strings are stored as they are (unless they contain NUL); any other value as JSON text with
- * `content_is_json: true` in the stored metadata, so it reads back as the same JSON value. The envelope returned to the
- * writer is what a later read returns (the JSON round trip drops e.g. `undefined` fields).
+ * `content_is_json: true` in the stored metadata, so it reads back as the same JSON value.
  */
-export function prepareEvent(event: NewRunEvent, now: string): PreparedEvent {
+export function encodeEvent(event: NewRunEvent, now: string): EncodedEvent {
   validateNewEvent(event);
   const raw = event.content === undefined ? "" : event.content;
-  const metadata = event.metadata ?? {};
   // PostgreSQL text cannot hold NUL; JSON text escapes it, so such strings travel JSON-encoded.
-  const isJson = typeof raw !== "string" || raw.includes("\u0000");
-  const content = isJson ? encodeJson(raw) : raw;
-  const storedMetadata = isJson ? { ...metadata, [CONTENT_IS_JSON]: true } : metadata;
-  const createdAt = toDbTimestamp(event.created_at ?? now, "created_at");
-  const userId = event.user_id ?? null;
+  const contentIsJson = typeof raw !== "string" || raw.includes("\u0000");
+  const metadata = event.metadata ?? {};
   return {
-    row: {
-      thread_id: event.thread_id,
-      run_id: event.run_id,
-      user_id: userId,
-      event_type: event.event_type,
-      category: event.category,
-      content,
-      event_metadata: toDbJson(storedMetadata),
-      created_at: createdAt,
-    },
-    envelope: {
-      thread_id: event.thread_id,
-      run_id: event.run_id,
-      event_type: event.event_type,
-      category: event.category,
-      content: isJson ? JSON.parse(content) : content,
-      metadata: JSON.parse(toDbJson(metadata)),
-      created_at: createdAt,
-      user_id: userId,
-    },
+    thread_id: event.thread_id,
+    run_id: event.run_id,
+    user_id: event.user_id ?? null,
+    event_type: event.event_type,
+    category: event.category,
+    content: contentIsJson ? encodeJson(raw, "content") : raw,
+    contentIsJson,
+    metadata: encodeJson(
+      contentIsJson ? { ...metadata, [CONTENT_IS_JSON]: true } : metadata,
+      "metadata",
+    ),
+    created_at: toDbTimestamp(event.created_at ?? now, "created_at"),
   };
+}
+
+/** The insertable row of an encoded event (single-row writes go through the query builder). */
+export function eventRow(event: EncodedEvent, seq: number): Insertable<RunEventsTable> {
+  return {
+    thread_id: event.thread_id,
+    run_id: event.run_id,
+    user_id: event.user_id,
+    event_type: event.event_type,
+    category: event.category,
+    content: event.content,
+    event_metadata: event.metadata,
+    created_at: event.created_at,
+    seq,
+  };
+}
+
+/**
+ * What a later read of the stored event returns. Content and metadata are decoded from the stored
+ * text on first access only: a writer such as the journal never looks at them, and decoding every
+ * event it appends would double the CPU cost of a batch.
+ */
+export function storedEnvelope(event: EncodedEvent, seq: number): RunEvent {
+  let content: unknown;
+  let metadata: Record<string, unknown> | undefined;
+  let contentDecoded = false;
+  return {
+    thread_id: event.thread_id,
+    run_id: event.run_id,
+    seq,
+    event_type: event.event_type,
+    category: event.category,
+    get content(): unknown {
+      if (!contentDecoded) {
+        content = event.contentIsJson ? decodeJson(event.content) : event.content;
+        contentDecoded = true;
+      }
+      return content;
+    },
+    set content(value: unknown) {
+      content = value;
+      contentDecoded = true;
+    },
+    get metadata(): Record<string, unknown> {
+      metadata ??= withoutMarker(fromDbObject(event.metadata));
+      return metadata;
+    },
+    set metadata(value: Record<string, unknown>) {
+      metadata = value;
+    },
+    created_at: event.created_at,
+    user_id: event.user_id,
+  };
+}
+
+function withoutMarker(stored: Record<string, unknown>): Record<string, unknown> {
+  const { [CONTENT_IS_JSON]: _marker, ...metadata } = stored;
+  return metadata;
 }
 
 /** The stored row as the contract's envelope; the JSON marker is ours and is not handed out. */

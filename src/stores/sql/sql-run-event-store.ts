@@ -1,4 +1,4 @@
-import { type Expression, type SqlBool, sql } from "kysely";
+import { CompiledQuery, type Expression, type SqlBool, sql } from "kysely";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError } from "../../core/errors.js";
@@ -15,14 +15,116 @@ import type {
 import { lockThreadEvents } from "./advisory-locks.js";
 import { toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
-import { prepareEvent, runEventFromDb } from "./event-codec.js";
+import {
+  type EncodedEvent,
+  encodeEvent,
+  eventRow,
+  runEventFromDb,
+  storedEnvelope,
+} from "./event-codec.js";
+import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
 
 const DEFAULT_EVENT_LIMIT = 500;
 const DEFAULT_MESSAGE_LIMIT = 50;
-/** Rows per INSERT: 9 bound values each stays far below both engines' parameter limits. */
-const INSERT_CHUNK_ROWS = 500;
+const INSERT_COLUMNS = [
+  "thread_id",
+  "run_id",
+  "user_id",
+  "event_type",
+  "category",
+  "content",
+  "event_metadata",
+  "created_at",
+  "seq",
+] as const;
+/** Largest rows per INSERT: 9 bound values each stays far below both engines' parameter limits. */
+const MAX_INSERT_ROWS = 512;
+
+/**
+ * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
+ * only ten texts exist per engine: the SQLite worker prepares each once, and no query builder runs
+ * per batch. Each row's seq is the thread's max seq before the statement plus the row's offset:
+ * the CTE is computed once, against the table as it was before the statement, so rows never see
+ * each other (a chunk after another in the same transaction sees that one's rows, as it should).
+ */
+const insertTexts = new Map<string, string>();
+
+function insertText(dialect: SqlDialectName, rows: number): string {
+  const key = `${dialect}:${rows}`;
+  const cached = insertTexts.get(key);
+  if (cached !== undefined) return cached;
+  const width = INSERT_COLUMNS.length - 1;
+  const tuples = Array.from({ length: rows }, (_, row) => {
+    const slots = INSERT_COLUMNS.slice(0, width).map((column, index) => {
+      if (dialect === "sqlite") return "?";
+      // $1 is the thread id of the CTE.
+      const slot = `$${row * width + index + 2}`;
+      return column === "event_metadata" ? `${slot}::jsonb` : slot;
+    });
+    return `(${slots.join(", ")}, (select m from base) + ${row + 1})`;
+  });
+  const base =
+    dialect === "sqlite"
+      ? "with base(m) as materialized (select coalesce(max(seq), 0) from run_events where thread_id = ?)"
+      : "with base(m) as (select coalesce(max(seq), 0) from run_events where thread_id = $1)";
+  const text = `${base} insert into run_events (${INSERT_COLUMNS.join(", ")}) values ${tuples.join(", ")}`;
+  insertTexts.set(key, text);
+  return text;
+}
+
+function insertChunk(
+  dialect: SqlDialectName,
+  threadId: string,
+  chunk: readonly EncodedEvent[],
+): CompiledQuery {
+  const params: Array<string | null> = [threadId];
+  for (const event of chunk) {
+    params.push(
+      event.thread_id,
+      event.run_id,
+      event.user_id,
+      event.event_type,
+      event.category,
+      event.content,
+      event.metadata,
+      event.created_at,
+    );
+  }
+  return CompiledQuery.raw(insertText(dialect, chunk.length), params);
+}
+
+/** Each thread's max seq, read in the write transaction after its inserts. */
+function maxSeqsQuery(dialect: SqlDialectName, threadIds: readonly string[]): CompiledQuery {
+  const slots = threadIds.map((_, index) => (dialect === "sqlite" ? "?" : `$${index + 1}`));
+  return CompiledQuery.raw(
+    `select thread_id, max(seq) as max_seq from run_events where thread_id in (${slots.join(", ")}) group by thread_id`,
+    [...threadIds],
+  );
+}
+
+/** PostgreSQL's per-thread event lock, the one `lockThreadEvents` takes, as a statement. */
+function threadEventsLock(threadId: string): CompiledQuery {
+  return CompiledQuery.raw("select pg_advisory_xact_lock(hashtext($1))", [threadId]);
+}
+
+/** `count` as power-of-two chunk sizes, largest first (at most `MAX_INSERT_ROWS` each). */
+export function chunkSizes(count: number): number[] {
+  const sizes: number[] = [];
+  let left = count;
+  while (left >= MAX_INSERT_ROWS) {
+    sizes.push(MAX_INSERT_ROWS);
+    left -= MAX_INSERT_ROWS;
+  }
+  for (let size = MAX_INSERT_ROWS / 2; size >= 1; size /= 2) {
+    if (left >= size) {
+      sizes.push(size);
+      left -= size;
+    }
+  }
+  return sizes;
+}
 
 /**
  * Run events over Kysely. `seq` is `max(seq) + 1` per thread, assigned while holding the thread's
@@ -51,27 +153,56 @@ export class SqlRunEventStore implements RunEventStore {
     return stored;
   }
 
+  /**
+   * One `executeBatch`: (PostgreSQL: the threads' event locks), the chunk INSERTs, then the
+   * threads' max seqs — on SQLite a single message to the worker, whatever the batch size.
+   */
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     const now = isoNow(this.clock);
     // Everything that can reject the input happens before any lock or write: all-or-nothing.
-    const prepared = events.map((event) => prepareEvent(event, now));
-    if (prepared.length === 0) return [];
-    const threadIds = [...new Set(prepared.map((event) => event.row.thread_id))].sort();
-    return this.withThreadLocks(threadIds, "append run events", async (trx) => {
-      const nextSeq = await this.nextSeqs(trx, threadIds);
-      const rows = prepared.map((event) => {
-        const seq = nextSeq.get(event.row.thread_id) ?? 1;
-        nextSeq.set(event.row.thread_id, seq + 1);
-        return { event, seq };
-      });
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
-        const chunk = rows.slice(start, start + INSERT_CHUNK_ROWS);
-        await trx
-          .insertInto("run_events")
-          .values(chunk.map(({ event, seq }) => ({ ...event.row, seq })))
-          .execute();
+    const encoded = events.map((event) => encodeEvent(event, now));
+    if (encoded.length === 0) return [];
+    const byThread = new Map<string, EncodedEvent[]>();
+    for (const event of encoded) {
+      const rows = byThread.get(event.thread_id);
+      if (rows === undefined) byThread.set(event.thread_id, [event]);
+      else rows.push(event);
+    }
+    const threadIds = [...byThread.keys()].sort();
+    const { dialect } = this.database;
+    const statements: CompiledQuery[] =
+      dialect === "postgres" ? threadIds.map(threadEventsLock) : [];
+    for (const [threadId, rows] of byThread) {
+      let start = 0;
+      for (const size of chunkSizes(rows.length)) {
+        statements.push(insertChunk(dialect, threadId, rows.slice(start, start + size)));
+        start += size;
       }
-      return rows.map(({ event, seq }) => ({ ...event.envelope, seq }));
+    }
+    statements.push(maxSeqsQuery(dialect, threadIds));
+    const results = await this.withLocalThreadLocks(threadIds, async () => {
+      try {
+        return await this.database.executeBatch(statements);
+      } catch (error) {
+        throw toStoreError(error, "append run events");
+      }
+    });
+    const maxSeqs = new Map<string, number>();
+    for (const row of (results.at(-1)?.rows ?? []) as Array<{
+      thread_id: string;
+      max_seq: number | string;
+    }>) {
+      maxSeqs.set(row.thread_id, toNumber(row.max_seq));
+    }
+    // The thread's rows took the seqs up to its max, in batch order.
+    const nextSeq = new Map<string, number>();
+    for (const [threadId, rows] of byThread) {
+      nextSeq.set(threadId, (maxSeqs.get(threadId) ?? rows.length) - rows.length + 1);
+    }
+    return encoded.map((event) => {
+      const seq = nextSeq.get(event.thread_id) ?? 1;
+      nextSeq.set(event.thread_id, seq + 1);
+      return storedEnvelope(event, seq);
     });
   }
 
@@ -79,15 +210,15 @@ export class SqlRunEventStore implements RunEventStore {
     event: NewRunEvent,
     options: PutIfAbsentOptions = {},
   ): Promise<PutIfAbsentResult> {
-    const prepared = prepareEvent(event, isoNow(this.clock));
-    const threadId = prepared.row.thread_id;
+    const encoded = encodeEvent(event, isoNow(this.clock));
+    const threadId = encoded.thread_id;
     return this.withThreadLocks([threadId], "append a run event", async (trx) => {
       const existing = await trx
         .selectFrom("run_events")
         .selectAll()
         .where("thread_id", "=", threadId)
-        .where("run_id", "=", prepared.row.run_id)
-        .where("event_type", "=", prepared.row.event_type)
+        .where("run_id", "=", encoded.run_id)
+        .where("event_type", "=", encoded.event_type)
         .orderBy("seq")
         .limit(1)
         .executeTakeFirst();
@@ -96,15 +227,12 @@ export class SqlRunEventStore implements RunEventStore {
       // SqlDatabase.executor), so what it checks cannot change before the insert commits.
       if (options.guard !== undefined && !(await options.guard())) {
         throw new ConflictError(
-          `Refused to write ${prepared.row.event_type} for run ${prepared.row.run_id}: its guard failed.`,
+          `Refused to write ${encoded.event_type} for run ${encoded.run_id}: its guard failed.`,
         );
       }
       const seq = (await this.nextSeqs(trx, [threadId])).get(threadId) ?? 1;
-      await trx
-        .insertInto("run_events")
-        .values({ ...prepared.row, seq })
-        .execute();
-      return { event: { ...prepared.envelope, seq }, created: true };
+      await trx.insertInto("run_events").values(eventRow(encoded, seq)).execute();
+      return { event: storedEnvelope(encoded, seq), created: true };
     });
   }
 
@@ -227,9 +355,15 @@ export class SqlRunEventStore implements RunEventStore {
         throw toStoreError(error, action);
       }
     };
+    return this.withLocalThreadLocks(sorted, inTransaction);
+  }
+
+  /** This process's per-thread locks, sorted so multi-thread writers never deadlock. */
+  private withLocalThreadLocks<T>(threadIds: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(threadIds)].sort();
     const acquire = (index: number): Promise<T> => {
       const threadId = sorted[index];
-      if (threadId === undefined) return inTransaction();
+      if (threadId === undefined) return fn();
       return this.locks.runExclusive(threadId, () => acquire(index + 1));
     };
     return acquire(0);
