@@ -218,7 +218,7 @@ export const fawnConfigSchema = z
       )
       .default([]),
     sandbox: sandboxConfigSchema.prefault({}),
-    subagents: subagentsConfigSchema.prefault({}),
+    subagents: subagentsConfigSchema.optional(),
     skills: skillsConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
     database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
