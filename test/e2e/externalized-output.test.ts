@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockOpenAIServer, startMockOpenAI } from "../../src/agent/mock-openai/server.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../src/core/paths.js";
+import { fileSystemOutputsScanner } from "../../src/runtime/worker/produced-outputs.js";
 import {
   type RecordingOpenAIProxy,
   startRecordingProxy,
@@ -156,5 +157,7 @@ describe("an externalized tool output read back, through the gateway", () => {
 
     const state = await client.threads.getState<{ artifacts: string[] }>(thread.thread_id);
     expect(state.values.artifacts).toEqual([SUMMARY]);
+    // Delivery verification counts the summary, not the saved output (process feedback).
+    expect(await fileSystemOutputsScanner.produced(outputsDir, new Map())).toEqual([SUMMARY]);
   }, 60_000);
 });

@@ -18,6 +18,13 @@ export interface ProducedOutputsScanner {
 
 const VIRTUAL_OUTPUTS = `${VIRTUAL_USER_DATA}/outputs`;
 
+/**
+ * Top-level outputs folders that hold process feedback, not deliverables: the tool output budget
+ * saves oversized outputs in `.tool-results` (the default `tool_output.storage_subdir`) for the
+ * model to read back. Counting them would fail delivery for any run that externalized an output.
+ */
+const NOT_DELIVERABLE_DIRS = new Set([".tool-results"]);
+
 async function walk(root: string, dir: string, into: OutputsSnapshot): Promise<void> {
   let entries: import("node:fs").Dirent[];
   try {
@@ -27,8 +34,9 @@ async function walk(root: string, dir: string, into: OutputsSnapshot): Promise<v
   }
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) await walk(root, path, into);
-    else if (entry.isFile()) {
+    if (entry.isDirectory()) {
+      if (!(dir === root && NOT_DELIVERABLE_DIRS.has(entry.name))) await walk(root, path, into);
+    } else if (entry.isFile()) {
       const info = await lstat(path).catch(() => null);
       if (info?.isFile())
         into.set(relative(root, path).split(sep).join("/"), `${info.size}:${info.mtimeMs}`);
