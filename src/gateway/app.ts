@@ -10,11 +10,13 @@ import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
+import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
 import { statelessRunRoutes } from "./runs/stateless-run-routes.js";
+import { skillRoutes } from "./skills/skill-routes.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import { ThreadStateService } from "./state/thread-state-service.js";
 import { healthRoute, infoRoute } from "./system-routes.js";
@@ -107,5 +109,7 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", artifactRoutes(s));
   api.route("/", uploadRoutes(s));
   api.route("/", modelRoutes(s));
+  api.route("/", skillRoutes(s));
+  api.route("/", memoryRoutes(s));
   return api;
 }
