@@ -56,7 +56,10 @@ export class RunJournal extends BaseCallbackHandler {
   protected readonly logger: Logger;
   private readonly flushThreshold: number;
   private buffer: NewRunEvent[] = [];
-  private flushChain: Promise<void> = Promise.resolve();
+  /** The one batch being written; the next accumulates in `buffer` meanwhile. */
+  private inFlight: Promise<void> | null = null;
+  /** A background flush was asked for while a batch was in flight: write the rest after it. */
+  private drainRequested = false;
   private unclean = false;
   private accepting = true;
   private closed = false;
@@ -83,7 +86,12 @@ export class RunJournal extends BaseCallbackHandler {
 
   /** False once any batch failed or was dropped: the evidence cannot be proven complete. */
   get drainedCleanly(): boolean {
-    return !this.unclean && this.buffer.length === 0 && this.pendingProducers === 0;
+    return (
+      !this.unclean &&
+      this.buffer.length === 0 &&
+      this.inFlight === null &&
+      this.pendingProducers === 0
+    );
   }
 
   get acceptingEvidence(): boolean {
@@ -125,20 +133,48 @@ export class RunJournal extends BaseCallbackHandler {
     };
     validateCatalogEvent(event);
     this.buffer.push(event);
-    if (this.buffer.length >= this.flushThreshold) this.flushInBackground();
+    if (this.buffer.length >= this.flushThreshold && this.inFlight === null) this.startWrite();
   }
 
-  /** Write everything buffered so far. Batches are written one at a time, in order. */
+  /**
+   * Write everything buffered so far, and whatever is appended meanwhile, one batch at a time in
+   * order. Rejects if a batch written while it waited failed.
+   */
   async flush(): Promise<void> {
-    const run = this.flushChain.then(() => this.writeBuffered());
-    this.flushChain = run.catch(() => undefined);
-    return run;
+    let failure: { error: unknown } | null = null;
+    while (this.inFlight !== null || this.buffer.length > 0) {
+      try {
+        await (this.inFlight ?? this.startWrite());
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== null) throw failure.error;
   }
 
-  private async writeBuffered(): Promise<void> {
-    if (this.buffer.length === 0) return;
+  /**
+   * Pipelining: one batch is in flight while the next accumulates; when it lands, the next goes
+   * out at once if it reached the threshold (or a flush was asked for). Events appended during a
+   * write therefore leave as one batch, not as one small batch per append.
+   */
+  private startWrite(): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
+    this.drainRequested = false;
+    const write = this.writeBatch(batch).finally(() => {
+      this.inFlight = null;
+      const due =
+        this.buffer.length >= this.flushThreshold ||
+        (this.drainRequested && this.buffer.length > 0);
+      if (due) this.startWrite();
+    });
+    // A background write's failure is recorded (`unclean`); flush() callers see it too.
+    write.catch(() => undefined);
+    this.inFlight = write;
+    return write;
+  }
+
+  private async writeBatch(batch: NewRunEvent[]): Promise<void> {
     try {
       await this.eventStore.putBatch(batch);
     } catch (error) {
@@ -153,7 +189,9 @@ export class RunJournal extends BaseCallbackHandler {
   }
 
   flushInBackground(): void {
-    this.flush().catch(() => undefined);
+    if (this.buffer.length === 0) return;
+    if (this.inFlight === null) this.startWrite();
+    else this.drainRequested = true;
   }
 
   /** A middleware decision (`middleware:{tag}`), admitted only before the freeze. */
