@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { withDeadline } from "../../core/async/deadline.js";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { SingleFlight } from "../../core/async/single-flight.js";
 import { type Clock, systemClock } from "../../core/clock.js";
@@ -21,6 +22,9 @@ import type { SandboxBackend, SandboxInstance } from "./sandbox-backend.js";
 import { sandboxIdForThread } from "./sandbox-id.js";
 import { identityOf, SandboxRegistry } from "./sandbox-registry.js";
 import { buildSandboxSpec } from "./sandbox-spec.js";
+
+/** How long a thread's release waits for an acquire of that thread still in flight. */
+const RELEASE_WAITS_FOR_ACQUIRE_MS = 10_000;
 
 /** The acquire algorithm as named layers, in order (reference harness §4.4). */
 export const ACQUIRE_LAYERS = [
@@ -140,10 +144,11 @@ export class ManagedSandboxProvider implements SandboxProvider {
     const scope: ThreadScope = { userId, threadId };
     const identity = identityOf(scope);
     // An acquire still settling (a tool call abandoned by a cancel) would otherwise register the
-    // sandbox active after this release; wait for it so the release covers it. Its failure is
-    // its caller's to report.
+    // sandbox active after this release; wait for it, boundedly (a run's end must not hang on a
+    // stuck container start; the idle reaper covers what is left). Its failure is its caller's.
     if (this.acquires.has(identity)) {
-      await this.acquires.run(identity, () => this.acquireInternal(scope)).catch(() => undefined);
+      const settling = this.acquires.run(identity, () => this.acquireInternal(scope));
+      await withDeadline(settling, RELEASE_WAITS_FOR_ACQUIRE_MS).catch(() => undefined);
     }
     const sandboxId = this.registry.activeIdFor(scope);
     if (sandboxId !== undefined) await this.release(sandboxId);
