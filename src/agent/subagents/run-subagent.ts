@@ -19,6 +19,7 @@ import type { SubagentOutcome, SubagentTokenUsage } from "./task-result.js";
 
 export const SUBAGENT_TAG_PREFIX = "subagent:";
 const NO_RESPONSE = "No response generated";
+const MAX_TIMER_MS = 2_147_483_647;
 
 export interface SubagentRunRequest {
   type: SubagentType;
@@ -61,7 +62,11 @@ export async function runSubagent(request: SubagentRunRequest): Promise<Subagent
     ...(request.logger ? { logger: request.logger } : {}),
   });
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), type.timeoutSeconds * 1000);
+  // setTimeout fires at once past 2^31-1 ms; a longer limit is as good as none.
+  const timer = setTimeout(
+    () => deadline.abort(),
+    Math.min(type.timeoutSeconds * 1000, MAX_TIMER_MS),
+  );
   const signal = request.signal
     ? AbortSignal.any([request.signal, deadline.signal])
     : deadline.signal;

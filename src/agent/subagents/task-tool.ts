@@ -200,7 +200,7 @@ function writerOf(config: ToolRunnableConfig): ((chunk: unknown) => void) | unde
   return typeof writer === "function" ? (chunk) => writer(chunk) : undefined;
 }
 
-/** LangGraph's own stream handlers: they would show the sub-agent's tokens as the lead's. */
+/** LangGraph's handlers feeding the parent's stream modes: the sub-agent is not part of that stream. */
 const PARENT_STREAM_HANDLERS = new Set([
   "StreamMessagesHandler",
   "StreamProtocolMessagesHandler",

@@ -79,6 +79,14 @@ const SCRIPT = [
   { match: "^SUB hang", hang: true },
 ];
 
+/** The text of a `messages` event (`[message_chunk, metadata]`). */
+function chunkText(data: unknown): string {
+  const [chunk] = Array.isArray(data) ? data : [];
+  const content: unknown =
+    typeof chunk === "object" && chunk !== null ? Reflect.get(chunk, "content") : "";
+  return typeof content === "string" ? content : "";
+}
+
 function settledOf(record: RunRecord): Promise<void> {
   return record.task ? record.task.settled().then(() => undefined) : Promise.resolve();
 }
@@ -103,20 +111,25 @@ describe("sub-agents in a createFawn run", () => {
       threadId: "compare-thread",
       invocation: {
         input: { messages: [new HumanMessage("Compare the two halves")] },
-        stream_mode: ["values", "custom"],
+        stream_mode: ["values", "custom", "messages"],
         config: { configurable: { subagent_enabled: true } },
       },
     });
     const streamed: string[] = [];
+    const tokens: string[] = [];
     await withBlockingIoGate(async () => {
       for await (const item of instance.bridge.subscribe(record.runId, { heartbeatMs: 60_000 })) {
         if (item.kind !== "event") break;
         streamed.push(item.event.event);
+        if (item.event.event === "messages") tokens.push(chunkText(item.event.data));
       }
       await within(settledOf(record), 15_000, "run did not finish");
     });
     expect((await instance.stores.runs.get(record.runId))?.status).toBe("success");
     expect(streamed).toContain("custom");
+    // The lead agent's tokens stream; the sub-agents' stay out of the lead's messages stream.
+    expect(tokens.join("")).toContain("Both halves are in.");
+    expect(tokens.join("")).not.toContain("Writing my half.");
 
     const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
     const subagentEvents = events.filter((event) => event.event_type.startsWith("subagent."));
