@@ -91,22 +91,26 @@ function settledOf(record: RunRecord): Promise<void> {
   return record.task ? record.task.settled().then(() => undefined) : Promise.resolve();
 }
 
+async function startFawn(): Promise<Fawn> {
+  await writeFile(join(home, "script.yaml"), stringify(SCRIPT));
+  const { config } = parseConfig(
+    { models: [{ name: "scripted", use: "scripted", model: "s", script: "script.yaml" }] },
+    { env: { FAWN_HOME: home } },
+  );
+  const checkpointer = new MemorySaver();
+  fawn = await createFawn({
+    config,
+    stores: createMemoryStores(),
+    checkpointer,
+    agentFactory: createLeadAgentFactory({ config, checkpointer, baseDir: home }),
+    runContext: { spawnHousekeeping: () => undefined },
+  });
+  return fawn;
+}
+
 describe("sub-agents in a createFawn run", () => {
   it("records subagent.start, subagent.step and subagent.end for each task, in order", async () => {
-    await writeFile(join(home, "script.yaml"), stringify(SCRIPT));
-    const { config } = parseConfig(
-      { models: [{ name: "scripted", use: "scripted", model: "s", script: "script.yaml" }] },
-      { env: { FAWN_HOME: home } },
-    );
-    const checkpointer = new MemorySaver();
-    fawn = await createFawn({
-      config,
-      stores: createMemoryStores(),
-      checkpointer,
-      agentFactory: createLeadAgentFactory({ config, checkpointer, baseDir: home }),
-      runContext: { spawnHousekeeping: () => undefined },
-    });
-    const instance = fawn;
+    const instance = await startFawn();
     const record = await instance.runs.submit({
       threadId: "compare-thread",
       invocation: {
@@ -155,6 +159,32 @@ describe("sub-agents in a createFawn run", () => {
 });
 
 describe("cancelling the lead agent's run", () => {
+  it("ends a run whose sub-agent hangs interrupted, its start recorded", async () => {
+    const instance = await startFawn();
+    const record = await instance.runs.submit({
+      threadId: "stall-run",
+      invocation: {
+        input: { messages: [new HumanMessage("Stall the work")] },
+        stream_mode: ["values", "custom"],
+        config: { configurable: { subagent_enabled: true } },
+      },
+    });
+    const started = new Latch();
+    const watching = (async () => {
+      for await (const item of instance.bridge.subscribe(record.runId, { heartbeatMs: 60_000 })) {
+        if (item.kind !== "event") break;
+        if (item.event.event === "custom") started.set();
+      }
+    })();
+    await within(started.wait(), 5000, "the sub-agent never started");
+    expect(await instance.manager.cancel(record.runId, { action: "interrupt" })).toBe("cancelled");
+    await within(settledOf(record), 5000, "the hanging sub-agent held the run");
+    await watching;
+    expect((await instance.stores.runs.get(record.runId))?.status).toBe("interrupted");
+    const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
+    expect(events.map((event) => event.event_type)).toContain("subagent.start");
+  });
+
   it("aborts the sub-agent's model call and reports task_cancelled", async () => {
     const paths = new FawnPaths(home);
     const { config } = parseConfig(
