@@ -1,9 +1,10 @@
 /**
  * Skills in a real lead-agent run (the factory `fawn serve` uses, the scripted model, the local
- * sandbox provider): the system prompt lists exactly the user's enabled skills with their
- * SKILL.md container paths; the sandbox sees `/mnt/skills/public/<name>/SKILL.md` of an enabled
- * skill and not of a disabled one, and a switch applies from the next run on the same sandbox;
- * `/skill-name` in the user's message brings that skill's SKILL.md into the model request.
+ * sandbox provider, and bubblewrap where it works): the system prompt lists exactly the user's
+ * enabled skills with their SKILL.md container paths; the sandbox sees
+ * `/mnt/skills/public/<name>/SKILL.md` of an enabled skill, read-only, and not of a disabled one,
+ * and a switch applies from the next run on the same (warm) sandbox; `/skill-name` in the user's
+ * message brings that skill's SKILL.md into the model request.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +23,9 @@ import { FawnPaths } from "../../src/core/paths.js";
 import type { AgentFactory } from "../../src/runtime/worker/run-context.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
+import { requireBwrap } from "../sandbox/helpers/require-bwrap.js";
+
+const KINDS: Array<"local" | "bwrap"> = (await requireBwrap()) ? ["local", "bwrap"] : ["local"];
 
 const logger = createLogger({ level: "silent" });
 const ALPHA_BODY = "Alpha instructions: always write the word PINEAPPLE.";
@@ -36,6 +40,8 @@ const SCRIPT = `
           args: { description: beta, path: /mnt/skills/public/beta/SKILL.md }
         - name: ls
           args: { description: list, path: /mnt/skills }
+        - name: write_file
+          args: { description: tamper, path: /mnt/skills/public/alpha/SKILL.md, content: x }
     - content: "Read them."
 - turns:
     - content: "Plain answer."
@@ -58,83 +64,83 @@ class SystemPrompts extends BaseCallbackHandler {
   }
 }
 
-let home: string;
-let provider: SandboxProvider;
-let catalog: SkillCatalog;
-let factory: AgentFactory;
-
 async function put(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
-}
-
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "fawn-skills-agent-"));
-  const root = join(home, "skill-root");
-  await put(
-    join(root, "public/alpha/SKILL.md"),
-    `---\nname: alpha\ndescription: The alpha skill.\n---\n${ALPHA_BODY}\n`,
-  );
-  await put(
-    join(root, "public/beta/SKILL.md"),
-    "---\nname: beta\ndescription: The beta skill.\n---\nBeta body.\n",
-  );
-  await put(join(root, "public/bad/SKILL.md"), "---\nname: Bad Skill\ndescription: x\n---\n");
-  await put(
-    join(home, "users/alice/skills/custom/gamma/SKILL.md"),
-    "---\nname: gamma\ndescription: Alice's own skill.\n---\nGamma body.\n",
-  );
-  await writeFile(join(home, "script.yaml"), SCRIPT);
-  const { config } = parseConfig(
-    {
-      models: [{ name: "scripted", use: "scripted", model: "s", script: "script.yaml" }],
-      skills: { path: root },
-      memory: { enabled: false },
-      title: { enabled: false },
-    },
-    { env: { FAWN_HOME: home }, cwd: home },
-  );
-  const paths = new FawnPaths(home);
-  catalog = new SkillCatalog({ paths, skillsRoot: root, logger });
-  provider = await createSandboxProvider({
-    config: sandboxConfigSchema.parse({ use: "local" }),
-    paths,
-    skillsDir: null,
-    logger,
-  });
-  factory = createLeadAgentFactory({
-    config,
-    checkpointer: new MemorySaver(),
-    baseDir: home,
-    sandbox: { provider },
-    logger,
-  });
-});
-
-afterAll(async () => {
-  await provider?.shutdown();
-  await rm(home, { recursive: true, force: true });
-});
-
-async function runTurn(threadId: string, userId: string, text: string) {
-  const configurable = { thread_id: threadId, user_id: userId };
-  const agent = await factory({ config: { configurable, context: configurable } });
-  const prompts = new SystemPrompts();
-  let last: unknown;
-  const stream = await agent.stream(
-    { messages: [new HumanMessage(text)] },
-    { configurable, callbacks: [prompts], streamMode: "values" },
-  );
-  for await (const chunk of stream) last = chunk;
-  const messages = (last as { messages: BaseMessage[] }).messages;
-  return { prompts: prompts.lead, messages };
 }
 
 function toolOutputs(messages: readonly BaseMessage[]): string[] {
   return messages.filter((m) => ToolMessage.isInstance(m)).map((m) => contentText(m.content));
 }
 
-describe("skills in a lead-agent run on the local sandbox", () => {
+describe.each(KINDS)("skills in a lead-agent run on the %s sandbox", (kind) => {
+  let home: string;
+  let provider: SandboxProvider;
+  let catalog: SkillCatalog;
+  let factory: AgentFactory;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), `fawn-skills-agent-${kind}-`));
+    const root = join(home, "skill-root");
+    await put(
+      join(root, "public/alpha/SKILL.md"),
+      `---\nname: alpha\ndescription: The alpha skill.\n---\n${ALPHA_BODY}\n`,
+    );
+    await put(
+      join(root, "public/beta/SKILL.md"),
+      "---\nname: beta\ndescription: The beta skill.\n---\nBeta body.\n",
+    );
+    await put(join(root, "public/bad/SKILL.md"), "---\nname: Bad Skill\ndescription: x\n---\n");
+    await put(
+      join(home, "users/alice/skills/custom/gamma/SKILL.md"),
+      "---\nname: gamma\ndescription: Alice's own skill.\n---\nGamma body.\n",
+    );
+    await writeFile(join(home, "script.yaml"), SCRIPT);
+    const { config } = parseConfig(
+      {
+        models: [{ name: "scripted", use: "scripted", model: "s", script: "script.yaml" }],
+        skills: { path: root },
+        memory: { enabled: false },
+        title: { enabled: false },
+      },
+      { env: { FAWN_HOME: home }, cwd: home },
+    );
+    const paths = new FawnPaths(home);
+    catalog = new SkillCatalog({ paths, skillsRoot: root, logger });
+    provider = await createSandboxProvider({
+      config: sandboxConfigSchema.parse({ use: kind }),
+      paths,
+      skillsDir: null,
+      logger,
+    });
+    factory = createLeadAgentFactory({
+      config,
+      checkpointer: new MemorySaver(),
+      baseDir: home,
+      sandbox: { provider },
+      logger,
+    });
+  });
+
+  afterAll(async () => {
+    await provider?.shutdown();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function runTurn(threadId: string, userId: string, text: string) {
+    const configurable = { thread_id: threadId, user_id: userId };
+    const agent = await factory({ config: { configurable, context: configurable } });
+    const prompts = new SystemPrompts();
+    let last: unknown;
+    const stream = await agent.stream(
+      { messages: [new HumanMessage(text)] },
+      { configurable, callbacks: [prompts], streamMode: "values" },
+    );
+    for await (const chunk of stream) last = chunk;
+    const messages = (last as { messages: BaseMessage[] }).messages;
+    return { prompts: prompts.lead, messages };
+  }
+
   it("lists only enabled skills; the sandbox shows an enabled SKILL.md and hides a disabled one", async () => {
     await catalog.setEnabled("alice", "beta", false);
     const { prompts, messages } = await withBlockingIoGate(() =>
@@ -149,12 +155,13 @@ describe("skills in a lead-agent run on the local sandbox", () => {
     expect(prompt).not.toContain("Bad Skill");
     expect(prompt).toContain("read its SKILL.md");
 
-    const [alpha, beta, listing] = toolOutputs(messages);
+    const [alpha, beta, listing, tamper] = toolOutputs(messages);
     expect(alpha).toContain(ALPHA_BODY);
     expect(beta).toMatch(/^Error/);
     expect(listing).toContain("/mnt/skills/public/alpha");
     expect(listing).toContain("/mnt/skills/custom/gamma");
     expect(listing).not.toContain("beta");
+    expect(tamper).toMatch(/^Error/);
   });
 
   it("a switch flipped between runs applies to the next run of the same thread", async () => {
@@ -163,7 +170,7 @@ describe("skills in a lead-agent run on the local sandbox", () => {
     const { prompts, messages } = await runTurn("t-skills", "alice", "read the skills again");
     expect(prompts[0]).toContain("<name>beta</name>");
     expect(prompts[0]).not.toContain("<name>alpha</name>");
-    const outputs = toolOutputs(messages).slice(-3);
+    const outputs = toolOutputs(messages).slice(-4);
     expect(outputs[0]).toMatch(/^Error/);
     expect(outputs[1]).toContain("Beta body.");
     await catalog.setEnabled("alice", "alpha", true);

@@ -305,3 +305,43 @@ describe("slash activation grammar", () => {
     expect(resolveSlashSkill("/beta go", [skill])).toBeNull();
   });
 });
+
+describe("skills: and memory: config sections", () => {
+  const env = { FAWN_HOME: "/tmp/fawn-config-check" };
+
+  it("fills the defaults and refuses what Fawn cannot honour, naming the key", () => {
+    const { config } = parseConfig({}, { env });
+    expect(config.skills).toEqual({ container_path: "/mnt/skills" });
+    expect(config.memory.enabled).toBe(true);
+    expect(config.memory.debounce_seconds).toBe(30);
+    expect(() => parseConfig({ skills: { container_path: "/opt/skills" } }, { env })).toThrow(
+      /skills\.container_path/,
+    );
+    expect(() => parseConfig({ memory: { mode: "tool" } }, { env })).toThrow(/memory\.mode/);
+    expect(() => parseConfig({ memory: { fact_confidence_threshold: 2 } }, { env })).toThrow(
+      /memory\.fact_confidence_threshold/,
+    );
+  });
+
+  it("reads a reference config's memory section, warning about the keys it ignores", () => {
+    const { config, warnings } = parseConfig(
+      {
+        memory: {
+          enabled: true,
+          mode: "middleware",
+          injection_enabled: false,
+          manager_class: "deermem",
+          backend_config: { debounce_seconds: 10 },
+        },
+        skills: { path: "skills", container_path: "/mnt/skills" },
+      },
+      { env },
+    );
+    expect(config.memory.injection_enabled).toBe(false);
+    expect(config.skills.path).toBe("skills");
+    expect(warnings).toEqual([
+      "memory.manager_class: unknown key, ignored",
+      "memory.backend_config: unknown key, ignored",
+    ]);
+  });
+});
