@@ -30,6 +30,7 @@ import {
 import { updateMemoryFromConversation } from "../../src/agent/memory/memory-updater.js";
 import { parseMemoryUpdate } from "../../src/agent/memory/parse-memory-update.js";
 import { contentText } from "../../src/agent/middlewares/conversation.js";
+import { errorFallbackMessage } from "../../src/agent/middlewares/model-retry/model-retry-middleware.js";
 import { parseScript } from "../../src/agent/scripted/script-schema.js";
 import { ScriptedChatModel } from "../../src/agent/scripted/scripted-chat-model.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
@@ -316,7 +317,7 @@ describe("the write gate", () => {
 });
 
 describe("what the update sees of a thread", () => {
-  it("only the user's own words and the assistant's final answers", () => {
+  it("only the user's own words and the assistant's final answers (no error fallbacks)", () => {
     const messages: BaseMessage[] = [
       new HumanMessage({
         content: "<current_uploads>a.csv</current_uploads>\n\nSummarize my data",
@@ -331,6 +332,7 @@ describe("what the update sees of a thread", () => {
       new AIMessage({ content: "Your data has 3 rows." }),
       new HumanMessage("Thanks!"),
       new AIMessage({ content: "" }),
+      errorFallbackMessage(new Error("provider down"), 3),
     ];
     expect(conversationTurns(messages)).toEqual([
       { role: "user", text: "Summarize my data" },

@@ -2,6 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { MemoryConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { contentText, isAIMessage, isUserMessage } from "../middlewares/conversation.js";
+import { ERROR_FALLBACK_KEY } from "../middlewares/model-retry/model-retry-middleware.js";
 import type { AgentMiddleware } from "../middlewares/types.js";
 import { ORIGINAL_USER_CONTENT_KEY } from "../middlewares/uploads/uploads-middleware.js";
 import type { MemoryStore } from "./memory-store.js";
@@ -35,6 +36,11 @@ export function createMemoryMiddleware(options: MemoryMiddlewareOptions): AgentM
     async afterAgent(state, runtime) {
       const threadId = runtime.threadId;
       if (!threadId) return undefined;
+      // The model just failed for good: an update call would fail too (and hold up shutdown).
+      if (isErrorFallback(state.messages.at(-1))) {
+        runtime.record("afterAgent", "memory_update_skipped", { reason: "model_failed" });
+        return undefined;
+      }
       const turns = conversationTurns(state.messages);
       if (!turns.some((turn) => turn.role === "user")) return undefined;
       if (!turns.some((turn) => turn.role === "assistant")) return undefined;
@@ -74,10 +80,19 @@ export function conversationTurns(messages: readonly BaseMessage[]): Conversatio
       const original: unknown = message.additional_kwargs?.[ORIGINAL_USER_CONTENT_KEY];
       const text = (typeof original === "string" ? original : contentText(message.content)).trim();
       if (text) turns.push({ role: "user", text });
-    } else if (isAIMessage(message) && (message.tool_calls?.length ?? 0) === 0) {
+    } else if (
+      isAIMessage(message) &&
+      (message.tool_calls?.length ?? 0) === 0 &&
+      !isErrorFallback(message)
+    ) {
       const text = contentText(message.content).trim();
       if (text) turns.push({ role: "assistant", text });
     }
   }
   return turns;
+}
+
+/** The visible error answer the retry middleware leaves when the model failed for good. */
+function isErrorFallback(message: BaseMessage | undefined): boolean {
+  return isAIMessage(message) && message.additional_kwargs?.[ERROR_FALLBACK_KEY] !== undefined;
 }
