@@ -8,7 +8,7 @@ import { GraphRecursionError } from "@langchain/langgraph";
 import { describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
 import { createLeadAgent } from "../lead-agent/create-lead-agent.js";
-import type { ThreadDataState, ThreadState } from "../lead-agent/thread-state.js";
+import type { ThreadDataState } from "../lead-agent/thread-state.js";
 import type { SandboxState } from "../lead-agent/thread-state-reducers.js";
 import { contentText } from "../middlewares/conversation.js";
 import { LOOP_CAPPED } from "../middlewares/loop-detection/loop-detection-middleware.js";
@@ -91,7 +91,7 @@ export async function runSubagent(request: SubagentRunRequest): Promise<Subagent
         },
       );
       for await (const state of stream) {
-        latest = (state as ThreadState).messages;
+        latest = state.messages;
         progress.observe(latest);
       }
     });

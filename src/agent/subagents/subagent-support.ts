@@ -42,7 +42,7 @@ export function createSubagentSupport(options: SubagentSupportOptions): Subagent
   const bashAllowed =
     sandboxKind !== null && (sandboxKind !== "local" || config.sandbox?.allow_host_bash === true);
   const registry = createSubagentRegistry(config.subagents, { bashAllowed });
-  const describe = async (model: ModelConfig): Promise<SubagentModel> => ({
+  const subagentModelOf = async (model: ModelConfig): Promise<SubagentModel> => ({
     model: await options.buildModel(model),
     name: model.name,
     supportsVision: model.supports_vision,
@@ -55,10 +55,10 @@ export function createSubagentSupport(options: SubagentSupportOptions): Subagent
         registry,
         parentTools: runTools,
         resolveModel: (name) => {
-          if (name === INHERIT_MODEL) return describe(runModel);
+          if (name === INHERIT_MODEL) return subagentModelOf(runModel);
           const { model, fellBack } = selectModelConfig(config, name);
           if (fellBack) return Promise.reject(new Error(`No model named "${name}" is configured.`));
-          return describe(model);
+          return subagentModelOf(model);
         },
         middlewares: (model) =>
           buildSubagentMiddlewares({
