@@ -1,4 +1,4 @@
-import { CompiledQuery, type Expression, type SqlBool, sql } from "kysely";
+import { CompiledQuery, type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError } from "../../core/errors.js";
@@ -22,6 +22,7 @@ import {
   runEventFromDb,
   storedEnvelope,
 } from "./event-codec.js";
+import type { RunEventsTable } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
@@ -107,6 +108,44 @@ function maxSeqsQuery(dialect: SqlDialectName, threadIds: readonly string[]): Co
 /** PostgreSQL's per-thread event lock, the one `lockThreadEvents` takes, as a statement. */
 function threadEventsLock(threadId: string): CompiledQuery {
   return CompiledQuery.raw("select pg_advisory_xact_lock(hashtext($1))", [threadId]);
+}
+
+/**
+ * A run-scoped singleton event (one per run and type), inserted only when the run has none yet,
+ * at the thread's next seq; returns the seq it took, or no row. On PostgreSQL the bound values of
+ * an INSERT … SELECT carry no column types, hence the casts.
+ */
+function insertSingletonQuery(dialect: SqlDialectName, event: EncodedEvent): CompiledQuery {
+  const columns = INSERT_COLUMNS.join(", ");
+  const text =
+    dialect === "sqlite"
+      ? `insert into run_events (${columns})
+select ?, ?, ?, ?, ?, ?, ?, ?,
+  (select coalesce(max(seq), 0) + 1 from run_events where thread_id = ?)
+where not exists (select 1 from run_events where thread_id = ? and run_id = ? and event_type = ?)
+returning seq`
+      : `insert into run_events (${columns})
+select $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::timestamptz,
+  (select coalesce(max(seq), 0) + 1 from run_events where thread_id = $1::text)
+where not exists (
+  select 1 from run_events where thread_id = $1::text and run_id = $2::text and event_type = $4::text
+)
+returning seq`;
+  const values = [
+    event.thread_id,
+    event.run_id,
+    event.user_id,
+    event.event_type,
+    event.category,
+    event.content,
+    event.metadata,
+    event.created_at,
+  ];
+  const params =
+    dialect === "sqlite"
+      ? [...values, event.thread_id, event.thread_id, event.run_id, event.event_type]
+      : values;
+  return CompiledQuery.raw(text, params);
 }
 
 /** `count` as power-of-two chunk sizes, largest first (at most `MAX_INSERT_ROWS` each). */
@@ -206,12 +245,19 @@ export class SqlRunEventStore implements RunEventStore {
     });
   }
 
+  /**
+   * Without a guard, one `executeBatch` (on SQLite one worker message): (PostgreSQL: the thread's
+   * event lock), the existing singleton's read, then an insert that happens only when there is
+   * none. With a guard, the guard must run between the read and the insert: a transaction of
+   * separate statements.
+   */
   async putIfAbsent(
     event: NewRunEvent,
     options: PutIfAbsentOptions = {},
   ): Promise<PutIfAbsentResult> {
     const encoded = encodeEvent(event, isoNow(this.clock));
     const threadId = encoded.thread_id;
+    if (options.guard === undefined) return this.putSingletonInOneBatch(encoded);
     return this.withThreadLocks([threadId], "append a run event", async (trx) => {
       const existing = await trx
         .selectFrom("run_events")
@@ -234,6 +280,41 @@ export class SqlRunEventStore implements RunEventStore {
       await trx.insertInto("run_events").values(eventRow(encoded, seq)).execute();
       return { event: storedEnvelope(encoded, seq), created: true };
     });
+  }
+
+  private async putSingletonInOneBatch(encoded: EncodedEvent): Promise<PutIfAbsentResult> {
+    const { dialect } = this.database;
+    const threadId = encoded.thread_id;
+    const statements: CompiledQuery[] = dialect === "postgres" ? [threadEventsLock(threadId)] : [];
+    statements.push(
+      this.db
+        .selectFrom("run_events")
+        .selectAll()
+        .where("thread_id", "=", threadId)
+        .where("run_id", "=", encoded.run_id)
+        .where("event_type", "=", encoded.event_type)
+        .orderBy("seq")
+        .limit(1)
+        .compile(),
+      insertSingletonQuery(dialect, encoded),
+    );
+    const results = await this.withLocalThreadLocks([threadId], async () => {
+      try {
+        return await this.database.executeBatch(statements);
+      } catch (error) {
+        throw toStoreError(error, "append a run event");
+      }
+    });
+    const [existing] = (results.at(-2)?.rows ?? []) as Array<Selectable<RunEventsTable>>;
+    if (existing !== undefined) return { event: runEventFromDb(existing), created: false };
+    const [inserted] = (results.at(-1)?.rows ?? []) as Array<{ seq: number | string }>;
+    if (inserted === undefined) {
+      throw toStoreError(
+        new Error("the insert found neither an existing event nor wrote one"),
+        "append a run event",
+      );
+    }
+    return { event: storedEnvelope(encoded, toNumber(inserted.seq)), created: true };
   }
 
   async listEvents(
