@@ -50,6 +50,18 @@ const SCRIPT = [
     turns: [{ tool_calls: [task("spin", "SUB loop: keep going", "looper")] }, { content: "ok" }],
   },
   {
+    match: "^Consult",
+    turns: [
+      {
+        tool_calls: [
+          task("ask the expert", "SUB expert: weigh in", "expert"),
+          task("ask the ghost", "SUB expert: weigh in", "ghost"),
+        ],
+      },
+      { content: "ok" },
+    ],
+  },
+  {
     match: "^Wait",
     turns: [
       { tool_calls: [task("sleep", "SUB hang: never answer", "sleeper")] },
@@ -99,13 +111,19 @@ const SCRIPT = [
 
 async function factoryFor(extra: Record<string, unknown> = {}) {
   await writeFile(join(home, "script.yaml"), stringify(SCRIPT));
+  await writeFile(join(home, "other.yaml"), stringify([{ turns: [{ content: "Other view." }] }]));
   const { config } = parseConfig(
     {
-      models: [{ name: "scripted", use: "scripted", model: "s", script: "script.yaml" }],
+      models: [
+        { name: "scripted", use: "scripted", model: "s", script: "script.yaml" },
+        { name: "other", use: "scripted", model: "o", script: "other.yaml" },
+      ],
       subagents: {
         custom_agents: {
           looper: { description: "loops", system_prompt: "You loop.", max_turns: 3 },
           sleeper: { description: "sleeps", system_prompt: "You sleep.", timeout_seconds: 0.2 },
+          expert: { description: "knows", system_prompt: "You know.", model: "other" },
+          ghost: { description: "absent", system_prompt: "You are not.", model: "missing" },
         },
       },
       ...extra,
@@ -208,10 +226,20 @@ describe("task tool", () => {
     const { messages, custom } = await runLead("Ask a stranger");
     const [result] = taskResults(messages);
     expect(result?.content).toBe(
-      "Task failed. Error: Unknown subagent type 'nope'. Available: general-purpose, looper, sleeper",
+      "Task failed. Error: Unknown subagent type 'nope'. Available: general-purpose, looper, sleeper, expert, ghost",
     );
     expect(result?.additional_kwargs.subagent_status).toBe("failed");
     expect(custom).toEqual([]);
+  });
+
+  it("a type naming another model runs on it; an unknown model fails the task", async () => {
+    const { messages } = await runLead("Consult the expert");
+    const [expert, ghost] = taskResults(messages);
+    expect(expert?.content).toBe("Task Succeeded. Result: Other view.");
+    expect(expert?.additional_kwargs.subagent_model_name).toBe("other");
+    expect(ghost?.content).toBe(
+      'Task failed. Error: The sub-agent\'s model is unavailable: No model named "missing" is configured.',
+    );
   });
 
   it("a sub-agent out of turns returns its partial answer as turn_capped", async () => {
