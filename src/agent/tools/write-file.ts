@@ -62,7 +62,7 @@ export function createWriteFileTool(options: WriteFileToolOptions) {
         return "OK";
       } catch (error) {
         if (error instanceof ToolPathError) return error.message;
-        return clip(`Error: Failed to write file '${input.path}': ${describeError(error)}`);
+        return clip(`Error: Failed to write file '${input.path}': ${writeFailureReason(error)}`);
       }
     },
     {
@@ -99,6 +99,28 @@ async function appendNoFollow(hostPath: string, content: string): Promise<void> 
     await handle.close();
   }
 }
+
+/** Why a write failed, without the host path a Node fs error message carries. */
+function writeFailureReason(error: unknown): string {
+  const code =
+    typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+      ? error.code
+      : null;
+  if (code === null) return describeError(error);
+  return FS_FAILURES[code] ?? `file system error ${code}`;
+}
+
+const FS_FAILURES: Record<string, string> = {
+  ENAMETOOLONG: "file name too long (at most 255 bytes a name)",
+  EISDIR: "path is a directory",
+  ENOTDIR: "a parent in the path is a file, not a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  ELOOP: "too many levels of symbolic links",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only file system",
+  ENXIO: "not a regular file",
+};
 
 function clip(message: string): string {
   if (message.length <= MAX_ERROR_CHARS) return message;

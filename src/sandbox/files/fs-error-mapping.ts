@@ -18,6 +18,13 @@ export class SandboxNotRegularFileError extends SandboxFileError {
   }
 }
 
+/** A path or one of its names longer than the filesystem allows. */
+export class SandboxNameTooLongError extends SandboxFileError {
+  constructor(path: string) {
+    super("bad_request", `File name too long: ${path}. Use names of at most 255 bytes.`);
+  }
+}
+
 export function errnoCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
   return typeof error.code === "string" ? error.code : undefined;
@@ -35,6 +42,8 @@ export function toSandboxFileError(
   switch (errnoCode(error)) {
     case "ENOENT":
     case "ENOTDIR":
+    // A symlink loop leads nowhere: to the caller it is a missing file.
+    case "ELOOP":
       return target === "file"
         ? new SandboxFileNotFoundError(shownPath)
         : new SandboxDirectoryNotFoundError(shownPath);
@@ -43,6 +52,8 @@ export function toSandboxFileError(
       return new SandboxPermissionError(shownPath);
     case "EROFS":
       return new SandboxReadOnlyError(shownPath);
+    case "ENAMETOOLONG":
+      return new SandboxNameTooLongError(shownPath);
     case "ENXIO":
       // Opening a FIFO without a reader (O_NONBLOCK) or a socket.
       return new SandboxNotRegularFileError(shownPath);

@@ -203,7 +203,10 @@ export class MountedFiles {
   private async grepFiles(path: string, glob: string | undefined): Promise<GrepFile[]> {
     const target = await this.resolveExisting(path, "directory");
     const info = await stat(target.real);
-    if (!info.isDirectory()) return [{ hostPath: target.real, virtualPath: target.virtualPath }];
+    if (!info.isDirectory()) {
+      if (!info.isFile()) throw new SandboxNotRegularFileError(path);
+      return [{ hostPath: target.real, virtualPath: target.virtualPath }];
+    }
     const include = glob ? compilePathFilter(glob) : () => true;
     const files: GrepFile[] = [];
     for await (const entry of walkTree(target.real, {
@@ -268,7 +271,9 @@ export class MountedFiles {
     } catch (error) {
       throw toSandboxFileError(error, path, "directory");
     }
-    const parentReal = await realpath(parent);
+    const parentReal = await realpath(parent).catch((error: unknown) => {
+      throw toSandboxFileError(error, path, "directory");
+    });
     if (!isInside(rootReal, parentReal)) throw new PathEscapeError(path);
     const target = join(parentReal, name);
     const link = await lstat(target).catch(() => null);
