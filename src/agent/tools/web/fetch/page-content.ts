@@ -37,7 +37,10 @@ const TEXT_MEDIA_TYPES = new Set([
  * pretty-printed, other text as is; binary content is refused with a message saying what it
  * was. Long text is cut at `maxChars` with a note saying so.
  */
-export function describePageContent(page: FetchedBody, limits: PageContentLimits): string {
+export async function describePageContent(
+  page: FetchedBody,
+  limits: PageContentLimits,
+): Promise<string> {
   const mediaType = mediaTypeOf(page.contentType);
   const kind = contentKind(mediaType, page.body);
   if (kind === "binary") {
@@ -50,7 +53,7 @@ export function describePageContent(page: FetchedBody, limits: PageContentLimits
   const lines: string[] = [];
   let content: string;
   if (kind === "html") {
-    const { title, text: readable } = htmlToText(text, page.url.href);
+    const { title, text: readable } = await htmlToText(text, page.url.href);
     if (title) lines.push(`# ${title}`, "");
     content = readable;
   } else {

@@ -1,5 +1,12 @@
 import { decodeHtmlEntities } from "./html-entities.js";
-import { type HtmlToken, tokenizeHtml } from "./html-tokens.js";
+import {
+  attributeOf,
+  type HtmlToken,
+  tokenizeHtml,
+  tokenizeHtmlCooperatively,
+  yieldToEventLoop,
+} from "./html-tokens.js";
+import { OutputBuffer } from "./output-buffer.js";
 
 export interface PageText {
   /** `<title>`, else `og:title`; null when the page names none. */
@@ -114,6 +121,9 @@ const INLINE_ELEMENTS = new Set([
 
 const HEADING = /^h([1-6])$/;
 
+/** Tokens written between two yields to the event loop. */
+const TOKENS_PER_SLICE = 5_000;
+
 /** The part of a page worth reading, when it marks one: `<main>`, else a lone `<article>`. */
 const CONTENT_ROOTS = ["main", "article"] as const;
 
@@ -121,13 +131,13 @@ const CONTENT_ROOTS = ["main", "article"] as const;
  * Turns an HTML page into text a model reads well. Uses the page's `<main>` (or its only
  * `<article>`) when that holds most of the text, so navigation and boilerplate stay out.
  */
-export function htmlToText(html: string, baseUrl?: string): PageText {
-  const tokens = tokenizeHtml(html);
+export async function htmlToText(html: string, baseUrl?: string): Promise<PageText> {
+  const tokens = await tokenizeHtmlCooperatively(html);
   const title = pageTitle(tokens);
-  const whole = new MarkdownWriter(baseUrl).render(tokens);
+  const whole = await new MarkdownWriter(baseUrl).render(tokens);
   const root = contentRoot(tokens);
   if (root) {
-    const focused = new MarkdownWriter(baseUrl).render(root);
+    const focused = await new MarkdownWriter(baseUrl).render(root);
     // A `<main>` that holds only a fraction of the text is a layout wrapper, not the content.
     if (focused.length >= whole.length * 0.3) return { title, text: focused };
   }
@@ -158,8 +168,8 @@ function pageTitle(tokens: readonly HtmlToken[]): string | null {
   }
   for (const token of tokens) {
     if (token.kind === "start" && token.name === "meta") {
-      const property = token.attributes.property ?? token.attributes.name;
-      const content = token.attributes.content?.trim();
+      const property = attributeOf(token, "property") ?? attributeOf(token, "name");
+      const content = attributeOf(token, "content")?.trim();
       if (property === "og:title" && content) return content;
     }
   }
@@ -194,7 +204,7 @@ function elementRanges(tokens: readonly HtmlToken[], name: string): Array<[numbe
 
 interface OpenElement {
   name: string;
-  /** Output offset where a link's text starts, and where it points. */
+  /** Output mark where a link's text starts, and where it points. */
   linkStart?: number;
   href?: string;
   /** Next number of an `<ol>`. */
@@ -208,7 +218,7 @@ interface OpenElement {
 
 /** Writes markdown-ish text for a token stream; one instance per rendering. */
 class MarkdownWriter {
-  private out = "";
+  private readonly out = new OutputBuffer();
   private pendingBreak = 0;
   private pendingSpace = false;
   private readonly stack: OpenElement[] = [];
@@ -221,20 +231,25 @@ class MarkdownWriter {
 
   constructor(private readonly baseUrl: string | undefined) {}
 
-  render(tokens: readonly HtmlToken[]): string {
-    for (const token of tokens) {
-      if (token.kind === "text") this.text(token.text);
-      else if (token.kind === "start") this.open(token.name, token.attributes, token.selfClosing);
-      else this.close(token.name);
+  async render(tokens: readonly HtmlToken[]): Promise<string> {
+    for (let index = 0; index < tokens.length; index += 1) {
+      // Big pages are written in slices so other runs on the event loop go on meanwhile.
+      if (index > 0 && index % TOKENS_PER_SLICE === 0) await yieldToEventLoop();
+      const token = tokens[index];
+      if (token?.kind === "text") this.text(token.text);
+      else if (token?.kind === "start") this.open(token);
+      else if (token?.kind === "end") this.close(token.name);
     }
     while (this.stack.length > 0) this.pop();
     return this.out
+      .toString()
       .replace(/[ \t]+\n/g, "\n")
       .replace(/\n{3,}/g, "\n\n")
       .trim();
   }
 
-  private open(name: string, attributes: Record<string, string>, selfClosing: boolean): void {
+  private open(token: Extract<HtmlToken, { kind: "start" }>): void {
+    const { name, selfClosing } = token;
     if (VOID_ELEMENTS.has(name)) {
       if (this.dropped > 0) return;
       if (name === "br") this.lineBreak();
@@ -264,7 +279,7 @@ class MarkdownWriter {
         this.quoted += 1;
         return;
       case "ol":
-        element.counter = Number.parseInt(attributes.start ?? "1", 10) || 1;
+        element.counter = Number.parseInt(attributeOf(token, "start") ?? "1", 10) || 1;
         break;
       case "li":
         this.openListItem();
@@ -282,7 +297,7 @@ class MarkdownWriter {
         this.openCell(name === "th");
         return;
       case "a":
-        this.openLink(element, attributes.href);
+        this.openLink(element, attributeOf(token, "href"));
         return;
       case "code":
         if (this.preformatted === 0) this.write("`");
@@ -295,7 +310,8 @@ class MarkdownWriter {
 
   private close(name: string): void {
     if (VOID_ELEMENTS.has(name)) return;
-    const at = this.stack.map((element) => element.name).lastIndexOf(name);
+    let at = this.stack.length - 1;
+    while (at >= 0 && this.stack[at]?.name !== name) at -= 1;
     if (at === -1) return;
     while (this.stack.length > at) this.pop();
   }
@@ -314,8 +330,8 @@ class MarkdownWriter {
     switch (name) {
       case "pre":
         this.preformatted -= 1;
-        if (!this.out.endsWith("\n")) this.out += "\n";
-        this.out += "```";
+        if (this.out.lastChar !== "\n") this.out.append("\n");
+        this.out.append("```");
         this.blockBreak(2);
         return;
       case "blockquote":
@@ -350,7 +366,7 @@ class MarkdownWriter {
     const decoded = decodeHtmlEntities(raw);
     if (this.preformatted > 0) {
       this.flushBreak();
-      this.out += decoded;
+      this.out.append(decoded);
       return;
     }
     const collapsed = decoded.replace(/\s+/g, " ");
@@ -391,12 +407,12 @@ class MarkdownWriter {
 
   private closeRow(row: OpenElement): void {
     if (!row.cells) return;
-    this.out += " |";
+    this.out.append(" |");
     const table = this.stack.findLast((element) => element.name === "table");
     if (table) {
       table.rows = (table.rows ?? 0) + 1;
       if (table.rows === 1 && row.headerRow) {
-        this.out += `\n|${" --- |".repeat(row.cells)}`;
+        this.out.append(`\n|${" --- |".repeat(row.cells)}`);
       }
     }
     this.blockBreak(1);
@@ -406,18 +422,20 @@ class MarkdownWriter {
     const target = this.absoluteHttpUrl(href);
     if (!target || this.preformatted > 0 || this.inCell > 0) return;
     this.flushBreak();
-    if (this.pendingSpace && this.out && !/\s$/.test(this.out)) this.out += " ";
+    if (this.pendingSpace && this.out.length > 0 && !/\s/.test(this.out.lastChar)) {
+      this.out.append(" ");
+    }
     this.pendingSpace = false;
-    element.linkStart = this.out.length;
+    element.linkStart = this.out.mark;
     element.href = target;
   }
 
   private closeLink(element: OpenElement): void {
     if (element.linkStart === undefined || !element.href) return;
-    const text = this.out.slice(element.linkStart);
+    const text = this.out.takeSince(element.linkStart);
     // Links around whole blocks (cards, teasers) stay plain text.
-    if (!text.trim() || text.includes("\n") || text.trim() === element.href) return;
-    this.out = `${this.out.slice(0, element.linkStart)}[${text.trim()}](${element.href})`;
+    const plain = !text.trim() || text.includes("\n") || text.trim() === element.href;
+    this.out.append(plain ? text : `[${text.trim()}](${element.href})`);
   }
 
   private absoluteHttpUrl(href: string | undefined): string | null {
@@ -432,9 +450,11 @@ class MarkdownWriter {
 
   private write(text: string): void {
     this.flushBreak();
-    if (this.pendingSpace && this.out && !/[\s([]$/.test(this.out)) this.out += " ";
+    if (this.pendingSpace && this.out.length > 0 && !/[\s([]/.test(this.out.lastChar)) {
+      this.out.append(" ");
+    }
     this.pendingSpace = false;
-    this.out += text;
+    this.out.append(text);
   }
 
   private writeBlock(text: string, breaks: number): void {
@@ -449,7 +469,7 @@ class MarkdownWriter {
       return;
     }
     this.flushBreak();
-    this.out += `\n${"> ".repeat(this.quoted)}`;
+    this.out.append(`\n${"> ".repeat(this.quoted)}`);
     this.pendingSpace = false;
   }
 
@@ -465,11 +485,10 @@ class MarkdownWriter {
 
   private flushBreak(): void {
     if (this.pendingBreak === 0) return;
-    if (this.out) {
-      const trailing = /\n*$/.exec(this.out)?.[0].length ?? 0;
-      this.out = this.out.replace(/[ \t]+$/, "");
-      this.out += "\n".repeat(Math.max(0, this.pendingBreak - trailing));
-      this.out += "> ".repeat(this.quoted);
+    // Spaces left before the newline are trimmed once, in render().
+    if (this.out.length > 0) {
+      this.out.append("\n".repeat(Math.max(0, this.pendingBreak - this.out.trailingNewlines)));
+      this.out.append("> ".repeat(this.quoted));
     }
     this.pendingBreak = 0;
     this.pendingSpace = false;

@@ -2,7 +2,13 @@ import { decodeHtmlEntities } from "./html-entities.js";
 
 export type HtmlToken =
   | { kind: "text"; text: string }
-  | { kind: "start"; name: string; attributes: Record<string, string>; selfClosing: boolean }
+  | {
+      kind: "start";
+      name: string;
+      /** Unparsed; read with `attributeOf` (few tags need any). */
+      rawAttributes: string;
+      selfClosing: boolean;
+    }
   | { kind: "end"; name: string };
 
 /** Elements whose content is raw text up to their end tag (no markup inside). */
@@ -12,22 +18,58 @@ const RAW_TEXT_ELEMENTS = new Set(["script", "style", "textarea", "title", "xmp"
 const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/y;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
 
+/** Tokens produced between two yields to the event loop in `tokenizeHtmlCooperatively`. */
+const TOKENS_PER_SLICE = 5_000;
+
 /**
- * A forgiving HTML tokenizer: start tags (names lower-cased, attribute values decoded), end
- * tags and text (entities left for the caller). Comments, doctypes and processing
- * instructions vanish; a stray `<` is text. Enough for reading pages, not for rendering them.
+ * A forgiving HTML tokenizer: start tags (names lower-cased), end tags and text (entities left
+ * for the caller). Comments, doctypes and processing instructions vanish; a stray `<` is text.
+ * Enough for reading pages, not for rendering them.
  */
 export function tokenizeHtml(html: string): HtmlToken[] {
   const tokens: HtmlToken[] = [];
   let position = 0;
+  while (position < html.length) position = tokenizeSlice(html, position, tokens, Infinity);
+  return tokens;
+}
+
+/** tokenizeHtml for whole pages: yields to the event loop between slices so other runs go on. */
+export async function tokenizeHtmlCooperatively(html: string): Promise<HtmlToken[]> {
+  const tokens: HtmlToken[] = [];
+  let position = 0;
+  while (position < html.length) {
+    position = tokenizeSlice(html, position, tokens, tokens.length + TOKENS_PER_SLICE);
+    if (position < html.length) await yieldToEventLoop();
+  }
+  return tokens;
+}
+
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The decoded value of one attribute of a start tag, if present. */
+export function attributeOf(token: { rawAttributes: string }, name: string): string | undefined {
+  if (!token.rawAttributes.toLowerCase().includes(name)) return undefined;
+  for (const match of token.rawAttributes.matchAll(ATTRIBUTE)) {
+    if ((match[1] ?? "").toLowerCase() === name) {
+      return decodeHtmlEntities(match[2] ?? match[3] ?? match[4] ?? "");
+    }
+  }
+  return undefined;
+}
+
+/** Appends tokens from `position` until the input ends or `tokens` reaches `until`. */
+function tokenizeSlice(html: string, start: number, tokens: HtmlToken[], until: number): number {
+  let position = start;
   const pushText = (text: string) => {
     if (text) tokens.push({ kind: "text", text });
   };
-  while (position < html.length) {
+  while (position < html.length && tokens.length < until) {
     const open = html.indexOf("<", position);
     if (open === -1) {
       pushText(html.slice(position));
-      break;
+      return html.length;
     }
     pushText(html.slice(position, open));
     if (html.startsWith("<!--", open)) {
@@ -57,8 +99,8 @@ export function tokenizeHtml(html: string): HtmlToken[] {
     tokens.push({
       kind: "start",
       name,
-      attributes: parseAttributes(rawAttributes),
-      selfClosing: rawAttributes.trimEnd().endsWith("/"),
+      rawAttributes,
+      selfClosing: rawAttributes.endsWith("/"),
     });
     if (RAW_TEXT_ELEMENTS.has(name)) {
       const close = findEndTag(html, name, position);
@@ -67,17 +109,7 @@ export function tokenizeHtml(html: string): HtmlToken[] {
       position = close.after;
     }
   }
-  return tokens;
-}
-
-function parseAttributes(raw: string): Record<string, string> {
-  const attributes: Record<string, string> = {};
-  for (const match of raw.matchAll(ATTRIBUTE)) {
-    const name = (match[1] ?? "").toLowerCase();
-    if (!name || name in attributes) continue;
-    attributes[name] = decodeHtmlEntities(match[2] ?? match[3] ?? match[4] ?? "");
-  }
-  return attributes;
+  return position;
 }
 
 function findEndTag(
