@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { FawnPaths } from "../../src/core/paths.js";
+import { enableBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { multipartBody } from "../security/helpers/multipart.js";
 import { rawRequest } from "../security/helpers/raw-http.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
@@ -139,6 +140,26 @@ describe("uploads over HTTP", () => {
         ["notes.txt", 14],
         ["résumé.md", 5],
       ]);
+    }
+  });
+
+  it("upload, list and delete do no blocking IO on the event loop", async () => {
+    const threadId = await newThread();
+    const disableGate = enableBlockingIoGate();
+    try {
+      const uploaded = await upload(threadId, form([{ name: "gated.txt", content: "x" }]));
+      expect(uploaded.status).toBe(200);
+      const listed = await fetch(`${gateway.apiUrl}/threads/${threadId}/uploads/list`, {
+        headers: ALICE,
+      });
+      expect(listed.status).toBe(200);
+      const deleted = await fetch(`${gateway.apiUrl}/threads/${threadId}/uploads/gated.txt`, {
+        method: "DELETE",
+        headers: ALICE,
+      });
+      expect(deleted.status).toBe(200);
+    } finally {
+      disableGate();
     }
   });
 
