@@ -37,6 +37,8 @@ export interface WebFixture {
   requests: RecordedRequest[];
   /** Resolves once a client hung up on /huge.txt before it was fully sent. */
   hugeAbandoned: Promise<void>;
+  /** Resolves once the client dropped its /hang-until-cancelled request. */
+  hangClosed: Promise<void>;
   /** Resolves when a request for `path` arrives (now, if one already has). */
   requestFor(path: string): Promise<void>;
   close(): Promise<void>;
@@ -55,6 +57,10 @@ export async function startWebFixture(): Promise<WebFixture> {
   let markAbandoned = () => {};
   const hugeAbandoned = new Promise<void>((resolve) => {
     markAbandoned = resolve;
+  });
+  let markHangClosed = () => {};
+  const hangClosed = new Promise<void>((resolve) => {
+    markHangClosed = resolve;
   });
   const arrivals: Array<{ path: string; arrived: () => void }> = [];
   let origin = "";
@@ -119,6 +125,7 @@ export async function startWebFixture(): Promise<WebFixture> {
     },
     "GET /missing": (_req, res) => send(res, 404, "text/plain", "nope"),
     "GET /hang": () => undefined,
+    "GET /hang-until-cancelled": (_req, res) => res.on("close", markHangClosed),
 
     "POST /tavily/search": (req, res, body) => {
       if (req.headers.authorization !== `Bearer ${TAVILY_TEST_KEY}`) {
@@ -219,6 +226,7 @@ export async function startWebFixture(): Promise<WebFixture> {
     url: origin,
     requests,
     hugeAbandoned,
+    hangClosed,
     requestFor: (path) =>
       requests.some((request) => request.path === path)
         ? Promise.resolve()
