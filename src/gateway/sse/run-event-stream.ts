@@ -15,6 +15,8 @@ export interface StreamTestHooks {
     index: number;
     event: string;
   }): "drop" | "close" | undefined;
+  /** Called with each chunk handed to the socket (its frames, concatenated). */
+  onWrite?(info: { runId: string; text: string }): void;
 }
 
 export interface RunEventStreamOptions extends RunFramesOptions {
@@ -26,9 +28,19 @@ export interface RunEventStreamOptions extends RunFramesOptions {
   logger: Logger;
 }
 
+const TICK_END = Symbol("tick end");
+
+/** Resolves in the check phase of the current event-loop turn, after pending I/O and timers. */
+function endOfTick(): Promise<typeof TICK_END> {
+  return new Promise((resolve) => setImmediate(resolve, TICK_END));
+}
+
 /**
  * A streaming response body: frames are pulled from the bridge as the socket drains, never
- * buffered. The subscription ends when the client disconnects.
+ * buffered beyond one turn of the event loop. Frames that are ready in the same turn (a burst of
+ * tokens, several runs' timers firing together under load) leave as one chunk: one socket write
+ * per connection per turn instead of one per frame. The subscription ends when the client
+ * disconnects.
  */
 export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -36,53 +48,87 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
   const frames = runFrames(o, abort.signal);
   let finished = false;
   let index = 0;
+  /** A `next()` that lost the race with the end of a turn; the next pull starts with it. */
+  let carried: Promise<IteratorResult<Frame>> | null = null;
   const stop = async (): Promise<void> => {
     finished = true;
     abort.abort();
     await frames.return(undefined).catch(() => undefined);
   };
+  const nextFrame = (): Promise<IteratorResult<Frame>> => {
+    const next = carried ?? frames.next();
+    carried = null;
+    return next;
+  };
+  const write = (controller: ReadableStreamDefaultController<Uint8Array>, text: string): void => {
+    if (text === "") return;
+    o.hooks?.onWrite?.({ runId: o.runId, text });
+    controller.enqueue(encoder.encode(text));
+  };
+
+  /** What to do with one frame: add it to the chunk, or end the response after the chunk. */
+  type Step = "more" | "closed" | "dropped";
+  const take = (frame: Frame, chunk: string[]): Step => {
+    if (frame.kind === "event") {
+      const action = o.hooks?.beforeEventFrame?.({
+        threadId: o.threadId,
+        runId: o.runId,
+        index: index++,
+        event: frame.event,
+      });
+      if (action === "close") return "closed";
+      if (action === "drop") return "dropped";
+    }
+    chunk.push(frame.text);
+    return frame.kind === "final" ? "closed" : "more";
+  };
+
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let next: IteratorResult<Frame>;
+      const chunk: string[] = [];
+      let step: Step | "done" = "more";
+      let failed = false;
       try {
-        next = await frames.next();
+        const first = await nextFrame();
+        // The client went away while this pull waited: the stream is already cancelled.
+        if (finished) return;
+        if (first.done) step = "done";
+        else step = take(first.value, chunk);
+        const tickEnd = endOfTick();
+        while (step === "more") {
+          const next = frames.next();
+          const ready = await Promise.race([next, tickEnd]);
+          if (finished) return;
+          if (ready === TICK_END) {
+            // Settles later; the next pull awaits it (the catch only marks it handled meanwhile).
+            next.catch(() => undefined);
+            carried = next;
+            break;
+          }
+          if (ready.done) step = "done";
+          else step = take(ready.value, chunk);
+        }
       } catch (error) {
         if (finished) return;
         o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
+        failed = true;
+      }
+      write(controller, chunk.join(""));
+      if (failed) {
         await stop();
         const failure = { message: "The event stream failed; rejoin it.", name: "StreamError" };
         controller.enqueue(encoder.encode(eventFrame("error", failure)));
         controller.close();
         return;
       }
-      // The client went away while this pull waited: the stream is already cancelled.
-      if (finished) return;
-      if (next.done) {
-        finished = true;
-        controller.close();
+      if (step === "more") return;
+      await stop();
+      if (step === "dropped") {
+        if (o.destroyConnection) o.destroyConnection();
+        else controller.error(new Error("stream dropped by a test hook"));
         return;
       }
-      const frame = next.value;
-      if (frame.kind === "event") {
-        const action = o.hooks?.beforeEventFrame?.({
-          threadId: o.threadId,
-          runId: o.runId,
-          index: index++,
-          event: frame.event,
-        });
-        if (action) {
-          await stop();
-          if (action === "close") controller.close();
-          else if (o.destroyConnection) o.destroyConnection();
-          else controller.error(new Error("stream dropped by a test hook"));
-          return;
-        }
-      }
-      controller.enqueue(encoder.encode(frame.text));
-      if (frame.kind === "final") {
-        await stop();
-        controller.close();
-      }
+      controller.close();
     },
     async cancel() {
       const early = !finished;

@@ -1,7 +1,7 @@
 import type { Fawn } from "../../embedded/create-fawn.js";
 import { isTerminalStatus } from "../../runtime/run-types.js";
 import type { StreamGap } from "../../runtime/stream-bridge.js";
-import { eventFrame, HEARTBEAT_FRAME } from "./sse-frame.js";
+import { eventFrame, HEARTBEAT_FRAME, streamEventFrame } from "./sse-frame.js";
 
 export type Frame =
   | { kind: "event"; event: string; text: string }
@@ -23,22 +23,24 @@ export interface RunFramesOptions {
 const ALWAYS_FORWARDED = new Set(["metadata", "error", "end"]);
 
 /**
- * A run's SSE frames from the stream bridge: `metadata` first (synthesized when the bridge has
- * none, e.g. a run cancelled before it started), then the events after `lastEventId`, heartbeats
- * while idle, and `end` last — or `gap` when the resume point was evicted.
+ * A run's SSE frames from the stream bridge: `metadata` first, then the events after
+ * `lastEventId`, heartbeats while idle, and `end` last — or `gap` when the resume point was
+ * evicted. A fresh (non-resumed) stream gets `metadata` at once, before any store or bridge read:
+ * the run is admitted when this starts, so the client learns its run id even while the run waits
+ * for a worker; the worker's own `metadata` event is then not sent again.
  */
 export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): AsyncGenerator<Frame> {
   const { bridge } = o.fawn;
   const resumed = o.lastEventId !== null;
-  let metadataSent = resumed;
-  const metadata = (): Frame => ({
-    kind: "event",
-    event: "metadata",
-    text: eventFrame("metadata", { run_id: o.runId, thread_id: o.threadId }),
-  });
+  if (!resumed) {
+    yield {
+      kind: "event",
+      event: "metadata",
+      text: eventFrame("metadata", { run_id: o.runId, thread_id: o.threadId }),
+    };
+  }
   // A finished run whose live buffer was already reaped: there is nothing left to replay.
   if (!(await bridge.streamExists(o.runId)) && (await runIsFinished(o.fawn, o.runId))) {
-    if (!metadataSent) yield metadata();
     yield endFrame();
     return;
   }
@@ -50,16 +52,9 @@ export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): Asyn
     switch (item.kind) {
       case "event": {
         const { event } = item;
-        if (!metadataSent) {
-          metadataSent = true;
-          if (event.event !== "metadata") yield metadata();
-        }
+        if (!resumed && event.event === "metadata") break;
         if (forwards(o.modes, event.event)) {
-          yield {
-            kind: "event",
-            event: event.event,
-            text: eventFrame(event.event, event.data, event.id),
-          };
+          yield { kind: "event", event: event.event, text: streamEventFrame(event) };
         }
         break;
       }
@@ -76,7 +71,6 @@ export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): Asyn
         yield { kind: "final", text: eventFrame("gap", gapPayload(o.runId, item.gap)) };
         return;
       case "end":
-        if (!metadataSent) yield metadata();
         yield endFrame();
         return;
     }

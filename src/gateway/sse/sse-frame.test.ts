@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventFrame, HEARTBEAT_FRAME, runLocationHeaders } from "./sse-frame.js";
+import { eventFrame, HEARTBEAT_FRAME, runLocationHeaders, streamEventFrame } from "./sse-frame.js";
 
 describe("SSE frames", () => {
   it("writes event, one data line of JSON, then id, then a blank line", () => {
@@ -26,5 +26,20 @@ describe("SSE frames", () => {
       "Content-Location": "/threads/t1/runs/r1",
       Location: "/threads/t1/runs/r1/stream",
     });
+  });
+
+  it("serializes a bridge event once, however many subscribers frame it", () => {
+    let serialized = 0;
+    const data = {
+      toJSON() {
+        serialized += 1;
+        return { token: "hi" };
+      },
+    };
+    const event = { id: "5-3", event: "messages", data };
+    const first = streamEventFrame(event);
+    expect(streamEventFrame(event)).toBe(first);
+    expect(first).toBe('event: messages\ndata: {"token":"hi"}\nid: 5-3\n\n');
+    expect(serialized).toBe(1);
   });
 });

@@ -3,11 +3,29 @@
  * when the event has one, then a blank line. Comments (`: …`) are heartbeats.
  */
 
+import type { StreamEvent } from "../../runtime/stream-bridge.js";
+
 export const HEARTBEAT_FRAME = ": heartbeat\n\n";
 
 /** Line breaks would end a field early; an SSE field value must be one line. */
 function oneLine(value: string): string {
   return value.replace(/[\r\n]/g, " ");
+}
+
+/**
+ * Frame texts of bridge events, by event object. The in-memory bridge hands the same event object
+ * to every subscriber of a run, so its data is serialized once however many clients stream it.
+ */
+const sharedFrames = new WeakMap<StreamEvent, string>();
+
+/** `eventFrame` of a bridge event, serialized once per event object. */
+export function streamEventFrame(event: StreamEvent): string {
+  let text = sharedFrames.get(event);
+  if (text === undefined) {
+    text = eventFrame(event.event, event.data, event.id);
+    sharedFrames.set(event, text);
+  }
+  return text;
 }
 
 export function eventFrame(event: string, data: unknown, id?: string | null): string {

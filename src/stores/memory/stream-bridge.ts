@@ -89,27 +89,33 @@ export class MemoryStreamBridge implements StreamBridge {
     const start = locateCursor(stream, options.lastEventId ?? null);
     let next = start.offset;
     let lastSeenId = start.lastSeenId;
-
-    while (!signal?.aborted) {
-      if (next < stream.startOffset) {
-        // The window moved past what this subscriber has seen: events were lost to it.
-        yield { kind: "gap", gap: gapFor(stream, lastSeenId) };
-        return;
+    // One timer and one abort listener per subscription, not per wait: a subscriber parks once
+    // per published token, and creating a timer and an EventTarget listener each time was a
+    // measurable share of a streaming server's CPU.
+    const parked = new Parking(stream, heartbeatMs, signal);
+    try {
+      while (!signal?.aborted) {
+        if (next < stream.startOffset) {
+          // The window moved past what this subscriber has seen: events were lost to it.
+          yield { kind: "gap", gap: gapFor(stream, lastSeenId) };
+          return;
+        }
+        const event = stream.events[next - stream.startOffset];
+        if (event) {
+          next += 1;
+          lastSeenId = event.id;
+          yield { kind: "event", event };
+          continue;
+        }
+        if (stream.ended) {
+          yield { kind: "end" };
+          return;
+        }
+        if (stream.dropped) return;
+        if ((await parked.untilChange()) === "timeout") yield { kind: "heartbeat" };
       }
-      const event = stream.events[next - stream.startOffset];
-      if (event) {
-        next += 1;
-        lastSeenId = event.id;
-        yield { kind: "event", event };
-        continue;
-      }
-      if (stream.ended) {
-        yield { kind: "end" };
-        return;
-      }
-      if (stream.dropped) return;
-      const outcome = await waitForChange(stream, heartbeatMs, signal);
-      if (outcome === "timeout") yield { kind: "heartbeat" };
+    } finally {
+      parked.dispose();
     }
   }
 
@@ -245,23 +251,45 @@ function wake(stream: RunStream): void {
   for (const resume of waiters) resume();
 }
 
-/** Parks until the stream changes, `ms` pass, or the signal aborts — whichever comes first. */
-function waitForChange(
-  stream: RunStream,
-  ms: number,
-  signal: AbortSignal | undefined,
-): Promise<WaitOutcome> {
-  return new Promise<WaitOutcome>((resolve) => {
-    const finish = (outcome: WaitOutcome): void => {
-      clearTimeout(timer);
-      stream.waiters.delete(onChange);
-      signal?.removeEventListener("abort", onAbort);
-      resolve(outcome);
-    };
-    const onChange = (): void => finish("changed");
-    const onAbort = (): void => finish("aborted");
-    const timer = setTimeout(() => finish("timeout"), ms);
-    stream.waiters.add(onChange);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/**
+ * Where a subscriber waits until the stream changes, its heartbeat interval passes, or its signal
+ * aborts — whichever comes first. The heartbeat timer is re-armed (`refresh`) on each wait.
+ */
+class Parking {
+  private resume: ((outcome: WaitOutcome) => void) | null = null;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onChange = (): void => this.finish("changed");
+  private readonly onAbort = (): void => this.finish("aborted");
+
+  constructor(
+    private readonly stream: RunStream,
+    heartbeatMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => this.finish("timeout"), heartbeatMs);
+    signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  untilChange(): Promise<WaitOutcome> {
+    if (this.signal?.aborted) return Promise.resolve("aborted");
+    this.timer.refresh();
+    return new Promise<WaitOutcome>((resolve) => {
+      this.resume = resolve;
+      this.stream.waiters.add(this.onChange);
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener("abort", this.onAbort);
+    this.finish("aborted");
+  }
+
+  private finish(outcome: WaitOutcome): void {
+    const resume = this.resume;
+    if (resume === null) return;
+    this.resume = null;
+    this.stream.waiters.delete(this.onChange);
+    resume(outcome);
+  }
 }
