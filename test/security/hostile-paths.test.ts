@@ -100,7 +100,8 @@ const TOOL_SURFACES: ToolSurface[] = [
   },
 ];
 
-describe("hostile paths: zero escapes, clear refusals", () => {
+// Thousands of checks, each fingerprinting the world twice: generous on a loaded 2-core machine.
+describe("hostile paths: zero escapes, clear refusals", { timeout: 180_000 }, () => {
   const tally = new HostileTally();
   let gateway: GatewayHarness;
   let world: HostileWorld;
