@@ -16,6 +16,7 @@ import { parseConfig } from "../../src/core/config/load-config.js";
 import { rootLogger } from "../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../src/embedded/create-fawn.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
+import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { within } from "../helpers/latch.js";
 import { startWebFixture, type WebFixture } from "./web-fixture-server.js";
 
@@ -82,15 +83,19 @@ async function startResearchAgent() {
 describe("web tools in the lead agent", () => {
   it("a scripted run calls web_search then web_fetch and answers from the page", async () => {
     const { instance, checkpointer } = await startResearchAgent();
-    const record = await instance.runs.submit({
-      threadId: "web-thread",
-      invocation: { input: { messages: [new HumanMessage("Please research fawns")] } },
+    // Under the blocking-IO gate: a sync call anywhere in the web tools would fail the run.
+    const record = await withBlockingIoGate(async () => {
+      const submitted = await instance.runs.submit({
+        threadId: "web-thread",
+        invocation: { input: { messages: [new HumanMessage("Please research fawns")] } },
+      });
+      await within(
+        submitted.task ? submitted.task.settled().then(() => undefined) : Promise.resolve(),
+        15_000,
+        "the research run did not finish",
+      );
+      return submitted;
     });
-    await within(
-      record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
-      15_000,
-      "the research run did not finish",
-    );
     const row = await instance.stores.runs.get(record.runId);
     expect(row?.error ?? null).toBeNull();
     expect(row?.status).toBe("success");
