@@ -8,10 +8,14 @@
  * - marginal B/turn: bytes added by the last 10% of turns before that point, per turn — constant
  *   when storage grows linearly, growing with the turn count when every checkpoint copies the
  *   whole message list;
- * - Fawn's payload B/turn: serialized bytes its saver reported writing (no keys or indexes).
+ * - Fawn's payload B/turn: serialized bytes its saver reported writing (no keys or indexes);
+ * - s and CPU s: wall-clock and process CPU seconds (user + system, all threads, so SQLite's
+ *   worker counts) from the first turn to that point. CPU seconds move less with the machine's
+ *   load than wall time; both still move.
  * Figures are printed, never asserted (timing and sizes belong in bench/, not in tests).
  *
- * Usage: npm run bench:storage [-- --turns 10,100,1000]
+ * Usage: npm run bench:storage [-- --turns 10,100,1000] [--quick] [--savers fawn,langgraph]
+ * (`--quick`: 10 and 100 turns.)
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,22 +23,46 @@ import { join } from "node:path";
 import { buildChatGraph, humanTurn, threadConfig } from "../../test/checkpoint/chat-graph.js";
 import { fawnSubject, langgraphSqliteSubject, type Subject } from "./subjects.js";
 
+const SUBJECTS = { fawn: fawnSubject, langgraph: langgraphSqliteSubject } as const;
+
 interface Sample {
   turns: number;
   size: number;
   payload: number | null;
+  seconds: number;
+  cpuSeconds: number;
   /** Size and payload at the start of the last 10% of turns before this sample. */
   windowStart: { turns: number; size: number; payload: number | null };
 }
 
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
 function requestedTurns(): number[] {
-  const at = process.argv.indexOf("--turns");
-  const value = at >= 0 ? process.argv[at + 1] : undefined;
-  const turns = (value ?? "10,100,1000").split(",").map(Number);
+  const value = argument("--turns");
+  const fallback = process.argv.includes("--quick") ? "10,100" : "10,100,1000";
+  const turns = (value ?? fallback).split(",").map(Number);
   if (turns.some((n) => !Number.isInteger(n) || n < 1)) {
     throw new Error(`--turns takes positive integers separated by commas, got ${value}`);
   }
   return [...new Set(turns)].sort((a, b) => a - b);
+}
+
+function requestedSubjects(): Array<(dir: string) => Subject | Promise<Subject>> {
+  const names = (argument("--savers") ?? "fawn,langgraph").split(",");
+  return names.map((name) => {
+    if (!Object.hasOwn(SUBJECTS, name)) {
+      throw new Error(`--savers takes fawn and/or langgraph separated by commas, got ${name}`);
+    }
+    return SUBJECTS[name as keyof typeof SUBJECTS];
+  });
+}
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }
 
 async function measure(
@@ -48,6 +76,7 @@ async function measure(
   const starts = new Map<number, Sample["windowStart"]>();
   const samples: Sample[] = [];
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   const last = points[points.length - 1] ?? 0;
   for (let turn = 1; turn <= last; turn++) {
     await graph.invoke(humanTurn(turn), threadConfig("bench"));
@@ -55,6 +84,8 @@ async function measure(
       turns: turn,
       size: (await subject.size()) - baseline,
       payload: subject.payload(),
+      seconds: (performance.now() - started) / 1000,
+      cpuSeconds: cpuSecondsSince(cpuStart),
     };
     for (const n of points) if (windowStartOf(n) === turn) starts.set(n, sample);
     if (points.includes(turn)) {
@@ -84,7 +115,7 @@ function marginal(
 
 const points = requestedTurns();
 const results: Array<{ subject: string; samples: Sample[]; seconds: number }> = [];
-for (const open of [fawnSubject, langgraphSqliteSubject]) {
+for (const open of requestedSubjects()) {
   const dir = await mkdtemp(join(tmpdir(), "fawn-storage-bench-"));
   const subject = await open(dir);
   try {
@@ -96,7 +127,9 @@ for (const open of [fawnSubject, langgraphSqliteSubject]) {
   }
 }
 
-const rows = [["saver", "turns", "avg B/turn", "marginal B/turn", "payload B/turn", "db MiB"]];
+const rows = [
+  ["saver", "turns", "avg B/turn", "marginal B/turn", "payload B/turn", "db MiB", "s", "CPU s"],
+];
 for (const { subject, samples } of results) {
   for (const sample of samples) {
     rows.push([
@@ -106,6 +139,8 @@ for (const { subject, samples } of results) {
       marginal(sample, (s) => s.size),
       sample.payload === null ? "-" : perTurn(sample.payload, sample.turns),
       (sample.size / 1024 / 1024).toFixed(2),
+      sample.seconds.toFixed(1),
+      sample.cpuSeconds.toFixed(1),
     ]);
   }
 }

@@ -9,20 +9,26 @@ import { maxChannelVersion, TASKS } from "@langchain/langgraph-checkpoint";
 import { checkpointConfig } from "./checkpoint-config.js";
 import type { LoadedCheckpoint, StoredValue } from "./checkpoint-loader.js";
 import { ListCorruptError } from "./list-script.js";
+import type { StoredElement } from "./list-store.js";
+
+/** Decodes a list's elements into objects of the caller's own. */
+export type ListDecoder = (elements: readonly StoredElement[]) => Promise<unknown[]>;
 
 /**
  * Turns loaded rows into a `CheckpointTuple`. Runs outside the read transaction (it is CPU work)
- * and deserializes fresh objects every time, so two callers never share a mutable message.
+ * and hands out fresh objects every time (list elements from `decodeList`, which copies cached
+ * decodings), so two callers never share a mutable message.
  */
 export async function decodeCheckpoint(
   serde: SerializerProtocol,
   loaded: LoadedCheckpoint,
   firstVersion: () => number,
+  decodeList: ListDecoder,
 ): Promise<CheckpointTuple> {
   const { row, header } = loaded;
   const channelValues: Record<string, unknown> = {};
   for (const [channel, stored] of loaded.values) {
-    channelValues[channel] = await decodeValue(serde, loaded, stored);
+    channelValues[channel] = await decodeValue(serde, loaded, stored, decodeList);
   }
   const checkpoint: Checkpoint = {
     v: header.v,
@@ -72,13 +78,14 @@ async function decodeValue(
   serde: SerializerProtocol,
   loaded: LoadedCheckpoint,
   stored: StoredValue,
+  decodeList: ListDecoder,
 ): Promise<unknown> {
   if (stored.kind === "value") return serde.loadsTyped(stored.type, stored.data);
-  return Promise.all(
+  return decodeList(
     stored.refs.map((ref) => {
       const element = loaded.elements.get(ref);
       if (element === undefined) throw new ListCorruptError(`Message ${ref} is missing.`);
-      return serde.loadsTyped(element.type, element.data);
+      return element;
     }),
   );
 }

@@ -23,15 +23,25 @@ export class ListCorruptError extends Error {
   }
 }
 
+/** Where each ref first appears in `refs`. */
+export function indexRefs(refs: readonly string[]): Map<string, number> {
+  const firstIndex = new Map<string, number>();
+  refs.forEach((ref, index) => {
+    if (!firstIndex.has(ref)) firstIndex.set(ref, index);
+  });
+  return firstIndex;
+}
+
 /**
  * A script that rebuilds `refs` from `base`: it follows runs of the base where it can and writes
  * a literal ref elsewhere. One pass; a ref seen twice in the base starts runs at its first place.
+ * `firstIndex` is `indexRefs(base)`, for a caller that needs it too.
  */
-export function diffRefs(base: readonly string[], refs: readonly string[]): ScriptSegment[] {
-  const firstIndex = new Map<string, number>();
-  base.forEach((ref, index) => {
-    if (!firstIndex.has(ref)) firstIndex.set(ref, index);
-  });
+export function diffRefs(
+  base: readonly string[],
+  refs: readonly string[],
+  firstIndex: ReadonlyMap<string, number> = indexRefs(base),
+): ScriptSegment[] {
   const script: ScriptSegment[] = [];
   let runStart = -1;
   let runLength = 0;

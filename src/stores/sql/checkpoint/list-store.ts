@@ -1,13 +1,11 @@
 import { sql } from "kysely";
 import type { SqlExecutor } from "../database.js";
 import { ListCorruptError, ListMaterializer, type ListNode, parseScript } from "./list-script.js";
+import type { EncodedElement } from "./list-values.js";
 import { WeightedLru } from "./weighted-lru.js";
 
-/** A stored list element (usually a message): serde type and bytes. */
-export interface StoredElement {
-  type: string;
-  data: Uint8Array;
-}
+/** A stored list element (usually a message): its ref, serde type and bytes. */
+export type StoredElement = EncodedElement;
 
 export interface ListStoreOptions {
   /** Refs kept in memory across materialized lists (default 500,000). */
@@ -117,7 +115,7 @@ export class ListStore {
         .where("message_hash", "in", part)
         .execute();
       for (const row of rows) {
-        const element = { type: row.message_type, data: row.message };
+        const element = { ref: row.message_hash, type: row.message_type, data: row.message };
         found.set(row.message_hash, element);
         this.elements.set(elementKey(threadId, row.message_hash), element);
       }

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 
 /** One element of a list channel, serialized on its own and named by its content. */
 export interface EncodedElement {
@@ -20,16 +19,4 @@ export function contentRef(type: string, data: Uint8Array): string {
     .update(data)
     .digest("base64url")
     .slice(0, 22);
-}
-
-export async function encodeElements(
-  serde: SerializerProtocol,
-  values: readonly unknown[],
-): Promise<EncodedElement[]> {
-  return Promise.all(
-    values.map(async (value) => {
-      const [type, data] = await serde.dumpsTyped(value);
-      return { ref: contentRef(type, data), type, data };
-    }),
-  );
 }

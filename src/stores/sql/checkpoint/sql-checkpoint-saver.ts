@@ -18,13 +18,13 @@ import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-conf
 import { decodeCheckpoint } from "./checkpoint-decoder.js";
 import { type CheckpointRow, type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
 import { type EncodedChannel, writeCheckpoint } from "./checkpoint-writer.js";
+import { ElementCodec, type ElementCodecOptions } from "./element-codec.js";
 import { listCheckpoints } from "./list-checkpoints.js";
 import { ListStore, type ListStoreOptions } from "./list-store.js";
-import { encodeElements } from "./list-values.js";
 import { writePendingWrites } from "./pending-writes.js";
 import { lockThreadCheckpoints } from "./thread-lock.js";
 
-export interface SqlCheckpointSaverOptions extends ListStoreOptions {
+export interface SqlCheckpointSaverOptions extends ListStoreOptions, ElementCodecOptions {
   serde?: SerializerProtocol;
   /** Channels stored element by element as edit scripts (default `["messages"]`). */
   listChannels?: readonly string[];
@@ -34,6 +34,11 @@ export interface SqlCheckpointSaverOptions extends ListStoreOptions {
    * (key columns and index overhead are not counted). For tests and benches.
    */
   onBytesWritten?: (bytes: number, operation: "put" | "putWrites") => void;
+  /**
+   * Called for each list channel a `put` encodes: how many elements it serialized and hashed,
+   * and how many it carried over unchanged from earlier puts and reads. For tests and benches.
+   */
+  onListEncoded?: (counts: { serialized: number; reused: number }) => void;
 }
 
 const CHECKPOINT_TABLES = [
@@ -53,8 +58,10 @@ const CHECKPOINT_TABLES = [
  */
 export class SqlCheckpointSaver extends BaseCheckpointSaver {
   private readonly lists: ListStore;
+  private readonly codec: ElementCodec;
   private readonly listChannels: ReadonlySet<string>;
   private readonly onBytesWritten: SqlCheckpointSaverOptions["onBytesWritten"];
+  private readonly onListEncoded: SqlCheckpointSaverOptions["onListEncoded"];
 
   constructor(
     private readonly database: SqlDatabase,
@@ -62,8 +69,10 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
   ) {
     super(options.serde);
     this.lists = new ListStore(options);
+    this.codec = new ElementCodec(this.serde, options);
     this.listChannels = new Set(options.listChannels ?? ["messages"]);
     this.onBytesWritten = options.onBytesWritten;
+    this.onListEncoded = options.onListEncoded;
   }
 
   override getNextVersion(current: number | string | undefined): number {
@@ -129,7 +138,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
       ]);
     const { threadId, ns } = address;
     const result = await this.write(threadId, "put a checkpoint", (trx) =>
-      writeCheckpoint(trx, this.lists, {
+      writeCheckpoint(this.database, trx, this.lists, {
         address: { threadId, ns, checkpointId: prepared.id },
         parentId: address.checkpointId,
         checkpointType,
@@ -202,7 +211,9 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     if (!Object.hasOwn(values, channel)) return { channel, version, kind: "empty" };
     const value = values[channel];
     if (this.listChannels.has(channel) && Array.isArray(value)) {
-      return { channel, version, kind: "list", elements: await encodeElements(this.serde, value) };
+      const { elements, serialized, reused } = await this.codec.encode(value);
+      this.onListEncoded?.({ serialized, reused });
+      return { channel, version, kind: "list", elements };
     }
     const [type, data] = await this.serde.dumpsTyped(value);
     return { channel, version, kind: "value", type, data };
@@ -217,7 +228,12 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
   }
 
   private decode(loaded: LoadedCheckpoint): Promise<CheckpointTuple> {
-    return decodeCheckpoint(this.serde, loaded, () => this.getNextVersion(undefined));
+    return decodeCheckpoint(
+      this.serde,
+      loaded,
+      () => this.getNextVersion(undefined),
+      (elements) => this.codec.decodeList(elements),
+    );
   }
 
   /** A read transaction sharing the thread lock, so it never sees half of a write or delete. */
