@@ -73,6 +73,18 @@ function describeExecuteBatch(name: string, open: () => SqlDatabase): void {
       });
       expect(await keys(db)).toEqual(["y", "z"]);
     });
+
+    it("as a transaction's last statements (commit: true) it commits with it", async () => {
+      const db = open();
+      await clear(db);
+      await db.transaction(async (trx) => {
+        await sql`select count(*) as n from batch_probe`.execute(trx);
+        await db.executeBatch([insertPair(db, "p", "1"), insertPair(db, "q", "2")], {
+          commit: true,
+        });
+      });
+      expect(await keys(db)).toEqual(["p", "q"]);
+    });
   });
 }
 
@@ -168,6 +180,34 @@ describe("SQLite worker traffic", () => {
     // The batch (carrying the BEGIN) and the COMMIT.
     expect(joined).toEqual({ statements: 2, transactions: 1, messages: 2, roundTrips: 2 });
     expect(await keys(db)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  it("a read, then a last batch carrying the COMMIT: two round trips for the transaction", async () => {
+    const db = openedSqlite();
+    await clear(db);
+    const spent = await spentOn((d) =>
+      d.transaction(async (trx) => {
+        await sql`select count(*) as n from batch_probe`.execute(trx);
+        await d.executeBatch([insertPair(d, "a", "1"), insertPair(d, "b", "2")], { commit: true });
+      }),
+    );
+    expect(spent).toEqual({ statements: 3, transactions: 1, messages: 2, roundTrips: 2 });
+    expect(await keys(db)).toEqual(["a", "b"]);
+  });
+
+  it("a statement after the committing batch fails instead of running outside the transaction", async () => {
+    const db = openedSqlite();
+    await clear(db);
+    await expect(
+      db.transaction(async (trx) => {
+        await db.executeBatch([insertPair(db, "a", "1")], { commit: true });
+        await sql`insert into batch_probe (k, v) values ('late', 'x')`.execute(trx);
+      }),
+    ).rejects.toThrow(/already committed/);
+    // What the batch committed stays; the late statement never ran; the connection goes on.
+    expect(await keys(db)).toEqual(["a"]);
+    await db.executeBatch([insertPair(db, "b", "2")]);
+    expect(await keys(db)).toEqual(["a", "b"]);
   });
 });
 

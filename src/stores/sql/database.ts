@@ -40,9 +40,15 @@ export interface SqlDatabase {
    * Runs compiled statements in order as one transaction (all commit or none) and returns their
    * results. For write sequences whose statements need no answer from each other: on SQLite the
    * whole transaction is one message to the worker; on PostgreSQL a single statement runs alone
-   * (autocommit is atomic), several in BEGIN … COMMIT. Inside `transaction()` they join it.
+   * (autocommit is atomic), several in BEGIN … COMMIT. Inside `transaction()` they join it (on
+   * SQLite still as one message; a failure leaves that transaction to roll back). With `commit`
+   * inside `transaction()` they are its last statements: on SQLite its COMMIT travels in the same
+   * message, and any statement after them in that transaction fails.
    */
-  executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]>;
+  executeBatch(
+    queries: readonly CompiledQuery[],
+    options?: { commit?: boolean },
+  ): Promise<QueryResult<unknown>[]>;
   /** Statement/transaction/message counts, when opened with `countTraffic` on SQLite; else null. */
   traffic(): SqlTraffic | null;
   close(): Promise<void>;
@@ -101,12 +107,17 @@ class KyselySqlDatabase implements SqlDatabase {
     });
   }
 
-  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+  async executeBatch(
+    queries: readonly CompiledQuery[],
+    options: { commit?: boolean } = {},
+  ): Promise<QueryResult<unknown>[]> {
     const outer = this.current();
     if (queries.length === 0) return [];
     if (outer !== undefined) {
       // SQLite: the open transaction holds the one connection; its statements go in one message.
-      if (this.sqlite !== null) return this.sqlite.executeInOpenTransaction(queries);
+      if (this.sqlite !== null) {
+        return this.sqlite.executeInOpenTransaction(queries, { commit: options.commit === true });
+      }
       return runInOrder(outer.trx, queries);
     }
     if (this.sqlite !== null) return this.sqlite.executeBatch(queries);

@@ -142,10 +142,13 @@ export class SqliteWorkerClient {
     return (await this.send({ type: "batch", statements })).replies;
   }
 
-  /** Statements in order inside the caller's open transaction (begun first when `begin`). */
+  /**
+   * Statements in order inside the caller's open transaction (begun first when `begin`; committed
+   * right after them when `commit`).
+   */
   async batchInTransaction(
     statements: SqliteStatement[],
-    options: { begin: boolean },
+    options: { begin: boolean; commit: boolean },
   ): Promise<SqliteResult> {
     if (this.traffic !== null) {
       this.traffic.statements += statements.length;
@@ -156,6 +159,7 @@ export class SqliteWorkerClient {
       statements,
       join: true,
       ...(options.begin ? { begin: true } : {}),
+      ...(options.commit ? { commit: true } : {}),
     });
   }
 

@@ -88,10 +88,13 @@ class SqliteWorkerConnection implements DatabaseConnection {
   private open = false;
   /** Every statement of the open transaction changed nothing. */
   private readOnly = true;
+  /** A batch committed the transaction early; Kysely's own COMMIT is then a no-op. */
+  private ended = false;
 
   constructor(private readonly client: SqliteWorkerClient) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    this.assertNotEnded();
     const statement = toStatement(compiledQuery);
     const begin = this.beginPending;
     try {
@@ -116,9 +119,14 @@ class SqliteWorkerConnection implements DatabaseConnection {
   beginTransaction(): void {
     this.beginPending = true;
     this.readOnly = true;
+    this.ended = false;
   }
 
   async commitTransaction(): Promise<void> {
+    if (this.ended) {
+      this.ended = false;
+      return;
+    }
     if (this.beginPending) {
       this.beginPending = false;
       return;
@@ -135,6 +143,8 @@ class SqliteWorkerConnection implements DatabaseConnection {
 
   async rollbackTransaction(): Promise<void> {
     this.beginPending = false;
+    // After an early commit there is nothing left to roll back.
+    this.ended = false;
     if (!this.open) return;
     try {
       await this.client.end("rollback", { awaitReply: true });
@@ -143,16 +153,24 @@ class SqliteWorkerConnection implements DatabaseConnection {
     }
   }
 
-  /** Statements inside the open transaction, in one message; its BEGIN goes along if pending. */
-  async executeInTransaction(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+  /**
+   * Statements inside the open transaction, in one message; its BEGIN goes along if pending, and
+   * with `commit` its COMMIT too — the statements are then the transaction's last.
+   */
+  async executeInTransaction(
+    queries: readonly CompiledQuery[],
+    options: { commit: boolean },
+  ): Promise<QueryResult<unknown>[]> {
+    this.assertNotEnded();
     const statements = queries.map(toStatement);
     const begin = this.beginPending;
     try {
       const result = await withBusyRetry(
-        () => this.client.batchInTransaction(statements, { begin }),
+        () => this.client.batchInTransaction(statements, { begin, commit: options.commit }),
         begin ? isBusyBeforeAnyChange : () => false,
       );
       this.open = result.inTransaction;
+      if (options.commit && !result.inTransaction) this.ended = true;
       if (result.replies.some((reply) => !reply.readonly)) this.readOnly = false;
       return result.replies.map((reply) => toQueryResult<unknown>(reply));
     } catch (error) {
@@ -170,6 +188,14 @@ class SqliteWorkerConnection implements DatabaseConnection {
     const statements = queries.map(toStatement);
     const replies = await withBusyRetry(() => this.client.batch(statements), isSqliteBusy);
     return replies.map((reply) => toQueryResult<unknown>(reply));
+  }
+
+  private assertNotEnded(): void {
+    if (this.ended) {
+      throw new Error(
+        "This SQLite transaction was already committed by its last batch; run nothing after executeBatch(…, { commit: true }).",
+      );
+    }
   }
 
   // biome-ignore lint/correctness/useYield: streaming is unsupported; the generator only throws.
@@ -246,11 +272,12 @@ class SqliteWorkerDriver implements Driver {
    */
   async executeInOpenTransaction(
     queries: readonly CompiledQuery[],
+    options: { commit: boolean },
   ): Promise<QueryResult<unknown>[]> {
     if (this.connection === null || this.release === null) {
       throw new Error("No SQLite transaction holds the connection.");
     }
-    return this.connection.executeInTransaction(queries);
+    return this.connection.executeInTransaction(queries, options);
   }
 
   async destroy(): Promise<void> {
@@ -296,9 +323,12 @@ export class SqliteWorkerDialect implements Dialect {
   }
 
   /** Statements inside the transaction open in the caller's context, in one worker message. */
-  executeInOpenTransaction(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+  executeInOpenTransaction(
+    queries: readonly CompiledQuery[],
+    options: { commit: boolean },
+  ): Promise<QueryResult<unknown>[]> {
     if (this.driver === null) return Promise.reject(new Error("The SQLite driver is not created."));
-    return this.driver.executeInOpenTransaction(queries);
+    return this.driver.executeInOpenTransaction(queries, options);
   }
 
   /** One write transaction in one worker message; see `SqlDatabase.executeBatch`. */

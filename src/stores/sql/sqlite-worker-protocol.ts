@@ -26,7 +26,8 @@ export interface SqliteQueryRequest extends SqliteStatement {
 /**
  * Statements run in order in one message. By default in their own `BEGIN IMMEDIATE … COMMIT`,
  * rolled back whole if any fails; with `join`, inside the transaction the caller has open (its
- * BEGIN sent first when `begin`), which the caller commits or rolls back.
+ * BEGIN sent first when `begin`), which the caller rolls back on failure and commits — or, with
+ * `commit`, which the worker commits right after the statements.
  */
 export interface SqliteBatchRequest {
   type: "batch";
@@ -34,6 +35,7 @@ export interface SqliteBatchRequest {
   statements: SqliteStatement[];
   join?: boolean;
   begin?: boolean;
+  commit?: boolean;
 }
 
 /** Ends the open transaction. `id` 0 means nobody waits: the worker sends no reply. */

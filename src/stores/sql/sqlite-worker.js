@@ -123,7 +123,9 @@ function serve(db) {
       case "batch":
         if (request.join === true) {
           if (request.begin === true) prepare("begin immediate").run();
-          return request.statements.map(run);
+          const replies = request.statements.map(run);
+          if (request.commit === true) prepare("commit").run();
+          return replies;
         }
         prepare("begin immediate").run();
         try {
