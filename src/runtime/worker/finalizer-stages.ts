@@ -78,7 +78,7 @@ type StageRunner = (f: Finalization) => Promise<void>;
 const STAGES: Record<FinalizerStage, StageRunner> = {
   cancellation: applyPendingCancellation,
   subagent_flush: async (f) => {
-    const batch = f.subagents.take();
+    const batch = f.subagents.take(f.record.aborted ? "cancelled" : "failed");
     if (batch.length > 0 && f.ctx.eventStore) await f.ctx.eventStore.putBatch(batch);
   },
   journal_flush: async (f) => {

@@ -16,7 +16,12 @@ import {
   verifyDelivery,
 } from "./produced-outputs.js";
 import { captureRollbackPoint } from "./rollback.js";
-import type { AgentStreamOptions, RunAgentRequest, StreamingAgent } from "./run-context.js";
+import type {
+  AgentStreamOptions,
+  GraphStreamMode,
+  RunAgentRequest,
+  StreamingAgent,
+} from "./run-context.js";
 import { SubagentEventBuffer } from "./subagent-events.js";
 
 /**
@@ -194,10 +199,14 @@ async function streamAgent(
   signal: AbortSignal,
 ): Promise<void> {
   const { record, bridge, journal } = f;
-  const modes = request.streamModes ?? ["values"];
+  const requested: readonly string[] = request.streamModes ?? ["values"];
   const subgraphs = request.streamSubgraphs ?? false;
-  const single = modes.length === 1 && !subgraphs;
   const baseConfig = request.config ?? {};
+  // Sub-agent progress rides the `custom` stream; a run that may delegate always reads it so its
+  // `subagent.*` events are recorded, but publishes it only when the client asked for it.
+  const modes: GraphStreamMode[] = [...(request.streamModes ?? ["values"])];
+  if (delegates(baseConfig) && !modes.includes("custom")) modes.push("custom");
+  const single = modes.length === 1 && !subgraphs;
   // Identity comes from the admitted run, never from the client: tools resolve the user's
   // folders from `user_id`, so a client-supplied value must not survive.
   const identity = {
@@ -230,10 +239,19 @@ async function streamAgent(
       ? { mode: modes[0] ?? "values", namespace: [], data: chunk }
       : splitChunk(chunk, subgraphs);
     if (frame.namespace.length === 0 && frame.mode === "custom") f.subagents.observe(frame.data);
+    if (!requested.includes(frame.mode)) continue;
     const event =
       frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
     await bridge.publish(record.runId, event, toJson(frame.data));
   }
+}
+
+/** True when the run enables the `task` tool (`subagent_enabled` in configurable or context). */
+function delegates(config: Record<string, unknown>): boolean {
+  return (
+    objectOrEmpty(config.configurable).subagent_enabled === true ||
+    objectOrEmpty(config.context).subagent_enabled === true
+  );
 }
 
 function objectOrEmpty(value: unknown): Record<string, unknown> {

@@ -1,4 +1,8 @@
-import { MAX_SUBAGENT_STEP_TEXT, SUBAGENT_TERMINAL_STATUSES } from "../event-catalog.js";
+import {
+  MAX_SUBAGENT_STEP_TEXT,
+  SUBAGENT_TERMINAL_STATUSES,
+  type SubagentTerminalStatus,
+} from "../event-catalog.js";
 import type { NewRunEvent } from "../run-event-store.js";
 import { toJson } from "../serialize.js";
 
@@ -12,6 +16,8 @@ const TERMINAL_CHUNKS: Record<string, string> = Object.fromEntries(
  */
 export class SubagentEventBuffer {
   private readonly events: NewRunEvent[] = [];
+  /** Tasks that started and have not ended: closed at finalization so every start has an end. */
+  private readonly open = new Set<string>();
 
   constructor(
     private readonly threadId: string,
@@ -31,6 +37,7 @@ export class SubagentEventBuffer {
     const taskId = typeof data.task_id === "string" ? data.task_id : null;
     if (typeof type !== "string" || taskId === null) return false;
     if (type === "task_started") {
+      this.open.add(taskId);
       this.add(
         "subagent.start",
         { task_id: taskId, description: data.description ?? null },
@@ -57,6 +64,7 @@ export class SubagentEventBuffer {
     }
     const status = TERMINAL_CHUNKS[type];
     if (status) {
+      this.open.delete(taskId);
       this.add(
         "subagent.end",
         { task_id: taskId, status, result: toJson(data.result ?? null) },
@@ -80,8 +88,20 @@ export class SubagentEventBuffer {
     });
   }
 
-  /** Hand over the buffered events (the buffer empties: a batch is attempted once). */
-  take(): NewRunEvent[] {
+  /**
+   * Hand over the buffered events (the buffer empties: a batch is attempted once). A task still
+   * open when its run ends (cancelled or failed before the sub-agent could report) gets a
+   * `subagent.end` with `closingStatus`, so readers never wait for an end that cannot come.
+   */
+  take(closingStatus: SubagentTerminalStatus): NewRunEvent[] {
+    for (const taskId of this.open) {
+      this.add(
+        "subagent.end",
+        { task_id: taskId, status: closingStatus, result: null, closed_by: "run_end" },
+        taskId,
+      );
+    }
+    this.open.clear();
     return this.events.splice(0);
   }
 }

@@ -158,6 +158,34 @@ describe("sub-agents in a createFawn run", () => {
   });
 });
 
+describe("sub-agent events without the custom stream mode", () => {
+  it("records subagent.* events for a delegating run that streams only values", async () => {
+    const instance = await startFawn();
+    const record = await instance.runs.submit({
+      threadId: "values-only",
+      invocation: {
+        input: { messages: [new HumanMessage("Compare the two halves")] },
+        stream_mode: ["values"],
+        config: { configurable: { subagent_enabled: true } },
+      },
+    });
+    const streamed: string[] = [];
+    for await (const item of instance.bridge.subscribe(record.runId, { heartbeatMs: 60_000 })) {
+      if (item.kind !== "event") break;
+      streamed.push(item.event.event);
+    }
+    await within(settledOf(record), 15_000, "run did not finish");
+    expect((await instance.stores.runs.get(record.runId))?.status).toBe("success");
+    // The client asked for values only: the custom frames were read, not published.
+    expect(streamed).not.toContain("custom");
+    expect(streamed).toContain("values");
+    const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
+    const types = events.map((event) => event.event_type);
+    expect(types.filter((type) => type === "subagent.start")).toHaveLength(2);
+    expect(types.filter((type) => type === "subagent.end")).toHaveLength(2);
+  });
+});
+
 describe("cancelling the lead agent's run", () => {
   it("ends a run whose sub-agent hangs interrupted, its start recorded", async () => {
     const instance = await startFawn();
@@ -183,6 +211,10 @@ describe("cancelling the lead agent's run", () => {
     expect((await instance.stores.runs.get(record.runId))?.status).toBe("interrupted");
     const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
     expect(events.map((event) => event.event_type)).toContain("subagent.start");
+    // The task the cancel cut short is closed, so every start has an end.
+    const ends = events.filter((event) => event.event_type === "subagent.end");
+    expect(ends).toHaveLength(1);
+    expect(ends[0]?.content).toMatchObject({ status: "cancelled", closed_by: "run_end" });
   });
 
   it("aborts the sub-agent's model call and reports task_cancelled", async () => {
