@@ -59,6 +59,28 @@ function encodeJson(value: unknown, what: string): string {
   return text;
 }
 
+/** The stored metadata text with the content marker, without copying the caller's object. */
+function markedMetadata(metadata: Record<string, unknown>): string {
+  const text = encodeJson(metadata, "metadata");
+  // A caller's own `content_is_json` key comes first; JSON readers keep the last duplicate.
+  return text === "{}" ? MARKER_ONLY : `${text.slice(0, -1)},${MARKER_ONLY.slice(1)}`;
+}
+
+const MARKER_ONLY = JSON.stringify({ [CONTENT_IS_JSON]: true });
+
+/**
+ * `toDbTimestamp`, remembering the last answer: a run's events arrive in bursts that share one
+ * millisecond timestamp, and canonicalizing each costs a parse and a Date.
+ */
+let lastTimestamp = { given: "", stored: "" };
+
+function storedTimestamp(given: string): string {
+  if (given === lastTimestamp.given) return lastTimestamp.stored;
+  const stored = toDbTimestamp(given, "created_at");
+  lastTimestamp = { given, stored };
+  return stored;
+}
+
 /**
  * Strings are stored as they are (unless they contain NUL); any other value as JSON text with
  * `content_is_json: true` in the stored metadata, so it reads back as the same JSON value.
@@ -77,11 +99,8 @@ export function encodeEvent(event: NewRunEvent, now: string): EncodedEvent {
     category: event.category,
     content: contentIsJson ? encodeJson(raw, "content") : raw,
     contentIsJson,
-    metadata: encodeJson(
-      contentIsJson ? { ...metadata, [CONTENT_IS_JSON]: true } : metadata,
-      "metadata",
-    ),
-    created_at: toDbTimestamp(event.created_at ?? now, "created_at"),
+    metadata: contentIsJson ? markedMetadata(metadata) : encodeJson(metadata, "metadata"),
+    created_at: storedTimestamp(event.created_at ?? now),
   };
 }
 

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { CompiledQuery, type Expression, type Selectable, type SqlBool, sql } from "kysely";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
@@ -42,6 +43,8 @@ const INSERT_COLUMNS = [
 ] as const;
 /** Largest rows per INSERT: 9 bound values each stays far below both engines' parameter limits. */
 const MAX_INSERT_ROWS = 512;
+/** Events encoded between two yields to the event loop. */
+const ENCODE_SLICE = 256;
 
 /**
  * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
@@ -199,7 +202,13 @@ export class SqlRunEventStore implements RunEventStore {
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     const now = isoNow(this.clock);
     // Everything that can reject the input happens before any lock or write: all-or-nothing.
-    const encoded = events.map((event) => encodeEvent(event, now));
+    const encoded: EncodedEvent[] = [];
+    for (const event of events) {
+      encoded.push(encodeEvent(event, now));
+      // A batch that piled up behind a slow write can be thousands of events: encoding them is
+      // the CPU-heavy part of a write, so let other work on the event loop in between.
+      if (encoded.length % ENCODE_SLICE === 0) await yieldToLoop();
+    }
     if (encoded.length === 0) return [];
     const byThread = new Map<string, EncodedEvent[]>();
     for (const event of encoded) {
