@@ -16,6 +16,7 @@ import {
   truncateModelName,
 } from "./run-row-codec.js";
 import { isUniqueViolation, toStoreError } from "./sql-errors.js";
+import { sqlStatement, sqlWordList } from "./sql-text.js";
 
 export const CANCELLED_BY_NEWER_RUN = "Cancelled by newer run";
 /** A unique violation under interrupt/rollback/enqueue means a racing admission; retry this often. */
@@ -194,6 +195,25 @@ async function interruptRows(
     .sort((a, b) => (order.get(a.run_id) ?? 0) - (order.get(b.run_id) ?? 0));
 }
 
+const insertIfIdleTexts = new Map<string, string>();
+
+/**
+ * The admission insert as SQL text, built once per column list: the row's values, then thread
+ * id and run id (then the idempotency key) for the conditions.
+ */
+function insertIfIdleText(columns: readonly string[], withKey: boolean): string {
+  const cacheKey = `${withKey}:${columns.join(",")}`;
+  const cached = insertIfIdleTexts.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const text = `insert into runs (${columns.join(", ")})
+select ${columns.map(() => "?").join(", ")}
+where not exists (select 1 from runs where thread_id = ? and status in ${sqlWordList(ACTIVE_RUN_STATUSES)})
+and not exists (select 1 from runs where run_id = ?)${withKey ? "\nand not exists (select 1 from runs where idempotency_key = ?)" : ""}
+returning *`;
+  insertIfIdleTexts.set(cacheKey, text);
+  return text;
+}
+
 /**
  * The common admission — an idle thread, a new run id, an unused idempotency key — as one write
  * transaction that needs no answer in between: on SQLite a single message to the worker instead
@@ -208,52 +228,19 @@ async function admitIfIdle(
   input: NewThreadOperation,
   options: AdmissionOptions,
 ): Promise<AdmissionResult | null> {
-  const db = database.executor();
   const values = newRunInsert(input, options, false);
   const key = input.idempotency_key ?? null;
+  const columns = Object.keys(values) as Array<keyof RunsInsert>;
   const statements: CompiledQuery[] = [];
   if (key !== null) {
-    statements.push(db.selectFrom("runs").selectAll().where("idempotency_key", "=", key).compile());
+    statements.push(
+      sqlStatement(database.dialect, "select * from runs where idempotency_key = ?", [key]),
+    );
   }
-  const columns = Object.keys(values) as Array<keyof RunsInsert & string>;
-  statements.push(
-    db
-      .insertInto("runs")
-      .columns(columns)
-      .expression(
-        db
-          .selectNoFrom((eb) => columns.map((column) => eb.val(values[column]).as(column)))
-          .where((eb) =>
-            eb.and([
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom("runs")
-                    .select("run_id")
-                    .where("thread_id", "=", input.thread_id)
-                    .where("status", "in", ACTIVE_RUN_STATUSES),
-                ),
-              ),
-              eb.not(
-                eb.exists(
-                  eb.selectFrom("runs").select("run_id").where("run_id", "=", input.run_id),
-                ),
-              ),
-              ...(key === null
-                ? []
-                : [
-                    eb.not(
-                      eb.exists(
-                        eb.selectFrom("runs").select("run_id").where("idempotency_key", "=", key),
-                      ),
-                    ),
-                  ]),
-            ]),
-          ),
-      )
-      .returningAll()
-      .compile(),
-  );
+  const params: unknown[] = columns.map((column) => values[column]);
+  params.push(input.thread_id, input.run_id);
+  if (key !== null) params.push(key);
+  statements.push(sqlStatement(database.dialect, insertIfIdleText(columns, key !== null), params));
   const results = await database.executeBatch(statements);
   if (key !== null) {
     const existing = results[0]?.rows[0] as RunsRecord | undefined;

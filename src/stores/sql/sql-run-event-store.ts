@@ -27,6 +27,7 @@ import type { RunEventsTable } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
+import { sqlStatement } from "./sql-text.js";
 
 const DEFAULT_EVENT_LIMIT = 500;
 const DEFAULT_MESSAGE_LIMIT = 50;
@@ -296,15 +297,11 @@ export class SqlRunEventStore implements RunEventStore {
     const threadId = encoded.thread_id;
     const statements: CompiledQuery[] = dialect === "postgres" ? [threadEventsLock(threadId)] : [];
     statements.push(
-      this.db
-        .selectFrom("run_events")
-        .selectAll()
-        .where("thread_id", "=", threadId)
-        .where("run_id", "=", encoded.run_id)
-        .where("event_type", "=", encoded.event_type)
-        .orderBy("seq")
-        .limit(1)
-        .compile(),
+      sqlStatement(
+        dialect,
+        "select * from run_events where thread_id = ? and run_id = ? and event_type = ? order by seq limit 1",
+        [threadId, encoded.run_id, encoded.event_type],
+      ),
       insertSingletonQuery(dialect, encoded),
     );
     const results = await this.withLocalThreadLocks([threadId], async () => {
@@ -407,15 +404,17 @@ export class SqlRunEventStore implements RunEventStore {
 
   evidenceReceipt(threadId: string, runId: string): Promise<EvidenceReceipt> {
     return this.read("read a run's evidence receipt", async () => {
-      const result = await this.db
-        .selectFrom("run_events")
-        .select((eb) => [
-          eb.fn.max<number | string | null>("seq").as("upper"),
-          eb.fn.countAll<number | string>().as("count"),
-        ])
-        .where("thread_id", "=", threadId)
-        .where("run_id", "=", runId)
-        .executeTakeFirst();
+      const { rows } = await this.db.executeQuery<{
+        upper: number | string | null;
+        count: number | string;
+      }>(
+        sqlStatement(
+          this.database.dialect,
+          "select max(seq) as upper, count(*) as count from run_events where thread_id = ? and run_id = ?",
+          [threadId, runId],
+        ),
+      );
+      const [result] = rows;
       return { upperEventSeq: toNumber(result?.upper), eventCount: toNumber(result?.count) };
     });
   }

@@ -35,6 +35,7 @@ import {
 } from "./run-row-codec.js";
 import { isUniqueViolation, toStoreError } from "./sql-errors.js";
 import { admitThreadOperation } from "./sql-run-admission.js";
+import { affectedRows, sqlStatement, sqlWordList } from "./sql-text.js";
 
 /** Sources `updateStatus` may move a row from: terminal rows other than `interrupted` are frozen. */
 const UPDATABLE_STATUSES: readonly RunStatus[] = ["pending", "running", "interrupted"];
@@ -57,8 +58,50 @@ function statusColumns(status: RunStatus, update: StatusUpdate, now: string) {
   };
 }
 
+const ACTIVE = sqlWordList(ACTIVE_RUN_STATUSES);
+const UPDATABLE = sqlWordList(UPDATABLE_STATUSES);
+
+/** `statusColumns` as SQL assignments and their parameters, for the raw hot-path UPDATEs. */
+function statusAssignments(
+  status: RunStatus,
+  update: StatusUpdate,
+  now: string,
+): { set: string; params: unknown[] } {
+  const columns = ["status = ?", "updated_at = ?"];
+  const params: unknown[] = [status, now];
+  if (status !== "pending") {
+    columns.push("queued = ?");
+    params.push(false);
+  }
+  if (update.error !== undefined) {
+    columns.push("error = ?");
+    params.push(update.error);
+  }
+  if (update.stopReason !== undefined) {
+    columns.push("stop_reason = ?");
+    params.push(update.stopReason);
+  }
+  return { set: columns.join(", "), params };
+}
+
 const changed = (result: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): number =>
   Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
+
+/**
+ * The oldest queued row of a thread leaves the queue, only while no row holds the thread's slot.
+ * Parameters: false, now, thread, true, true, thread, false.
+ */
+const PROMOTE_NEXT_QUEUED = `update runs set queued = ?, updated_at = ?
+where run_id = (
+  select run_id from runs where thread_id = ? and status = 'pending' and queued = ?
+  order by created_at, run_id limit 1
+)
+and status = 'pending' and queued = ?
+and not exists (
+  select 1 from runs as holder
+  where holder.thread_id = ? and holder.status in ${ACTIVE} and holder.queued = ?
+)
+returning *`;
 
 /**
  * Durable run rows over Kysely (SQLite or PostgreSQL). Every guarded write is one conditional
@@ -183,13 +226,15 @@ export class SqlRunStore implements RunStore {
   ): Promise<boolean | null> {
     return this.wrap("update a run's status", async () => {
       try {
-        const result = await this.db
-          .updateTable("runs")
-          .set(statusColumns(status, update, this.now()))
-          .where("run_id", "=", runId)
-          .where("status", "in", UPDATABLE_STATUSES)
-          .executeTakeFirst();
-        return changed(result) > 0;
+        const { set, params } = statusAssignments(status, update, this.now());
+        const result = await this.db.executeQuery(
+          sqlStatement(
+            this.database.dialect,
+            `update runs set ${set} where run_id = ? and status in ${UPDATABLE}`,
+            [...params, runId],
+          ),
+        );
+        return affectedRows(result) > 0;
       } catch (error) {
         // Reactivating a row while the thread has another active one: provably nothing changed.
         if (isUniqueViolation(error)) return false;
@@ -200,14 +245,14 @@ export class SqlRunStore implements RunStore {
 
   startRun(runId: string, now: string): Promise<boolean> {
     return this.wrap("start a run", async () => {
-      const result = await this.db
-        .updateTable("runs")
-        .set({ status: "running", updated_at: toDbTimestamp(now, "now") })
-        .where("run_id", "=", runId)
-        .where("status", "=", "pending")
-        .where("queued", "=", false)
-        .executeTakeFirst();
-      return changed(result) > 0;
+      const result = await this.db.executeQuery(
+        sqlStatement(
+          this.database.dialect,
+          "update runs set status = 'running', updated_at = ? where run_id = ? and status = 'pending' and queued = ?",
+          [toDbTimestamp(now, "now"), runId, false],
+        ),
+      );
+      return affectedRows(result) > 0;
     });
   }
 
@@ -217,14 +262,15 @@ export class SqlRunStore implements RunStore {
     update: StatusUpdate = {},
   ): Promise<FinalizeResult> {
     return this.wrap("finalize a run", async () => {
-      const result = await this.db
-        .updateTable("runs")
-        .set(statusColumns(status, update, this.now()))
-        .where("run_id", "=", runId)
-        .where("status", "in", ACTIVE_RUN_STATUSES)
-        .where("cancel_action", "is", null)
-        .executeTakeFirst();
-      if (changed(result) > 0) return { finalized: true, cancelAction: null };
+      const { set, params } = statusAssignments(status, update, this.now());
+      const result = await this.db.executeQuery(
+        sqlStatement(
+          this.database.dialect,
+          `update runs set ${set} where run_id = ? and status in ${ACTIVE} and cancel_action is null`,
+          [...params, runId],
+        ),
+      );
+      if (affectedRows(result) > 0) return { finalized: true, cancelAction: null };
       return { finalized: false, cancelAction: await this.cancelActionOf(runId) };
     });
   }
@@ -426,18 +472,21 @@ export class SqlRunStore implements RunStore {
 
   updateEvidenceSeal(runId: string, seal: EvidenceSeal): Promise<boolean> {
     return this.wrap("seal a run's evidence", async () => {
-      const result = await this.db
-        .updateTable("runs")
-        .set({
-          evidence_seal_state: seal.state,
-          evidence_seal_error: seal.error ?? null,
-          evidence_upper_seq: seal.upperSeq ?? null,
-          evidence_event_count: seal.eventCount ?? null,
-          updated_at: this.now(),
-        })
-        .where("run_id", "=", runId)
-        .executeTakeFirst();
-      return changed(result) > 0;
+      const result = await this.db.executeQuery(
+        sqlStatement(
+          this.database.dialect,
+          "update runs set evidence_seal_state = ?, evidence_seal_error = ?, evidence_upper_seq = ?, evidence_event_count = ?, updated_at = ? where run_id = ?",
+          [
+            seal.state,
+            seal.error ?? null,
+            seal.upperSeq ?? null,
+            seal.eventCount ?? null,
+            this.now(),
+            runId,
+          ],
+        ),
+      );
+      return affectedRows(result) > 0;
     });
   }
 
@@ -449,36 +498,15 @@ export class SqlRunStore implements RunStore {
   async promoteNextQueued(threadId: string): Promise<RunRow | null> {
     try {
       const db = this.db;
-      const promote = db
-        .updateTable("runs")
-        .set({ queued: false, updated_at: this.now() })
-        .where("run_id", "=", (eb) =>
-          eb
-            .selectFrom("runs")
-            .select("run_id")
-            .where("thread_id", "=", threadId)
-            .where("status", "=", "pending")
-            .where("queued", "=", true)
-            .orderBy("created_at")
-            .orderBy("run_id")
-            .limit(1),
-        )
-        .where("status", "=", "pending")
-        .where("queued", "=", true)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom("runs as holder")
-                .select("holder.run_id")
-                .where("holder.thread_id", "=", threadId)
-                .where("holder.status", "in", ACTIVE_RUN_STATUSES)
-                .where("holder.queued", "=", false),
-            ),
-          ),
-        )
-        .returningAll()
-        .compile();
+      const promote = sqlStatement(this.database.dialect, PROMOTE_NEXT_QUEUED, [
+        false,
+        this.now(),
+        threadId,
+        true,
+        true,
+        threadId,
+        false,
+      ]);
       const lock = admissionLockQuery(db, this.database.dialect, threadId);
       const results = await this.database.executeBatch(lock === null ? [promote] : [lock, promote]);
       const promoted = results.at(-1)?.rows[0] as RunsRecord | undefined;

@@ -16,6 +16,7 @@ import type { SqlDatabase, SqlExecutor } from "./database.js";
 import type { ThreadsMetaTable } from "./schema.js";
 import { toStoreError } from "./sql-errors.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
+import { affectedRows, sqlStatement } from "./sql-text.js";
 import { metadataFilter } from "./thread-metadata-filter.js";
 
 const DEFAULT_SEARCH_LIMIT = 10;
@@ -148,12 +149,15 @@ export class SqlThreadStore implements ThreadStore {
   updateStatus(threadId: string, status: ThreadStatus, now: string): Promise<boolean> {
     return this.wrap("update a thread's status", async () => {
       checkStatus(status);
-      const result = await this.db
-        .updateTable("threads_meta")
-        .set({ status, updated_at: toDbTimestamp(now, "now") })
-        .where("thread_id", "=", threadId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      // Twice per run: SQL text, not the query builder (see sql-text.ts).
+      const result = await this.db.executeQuery(
+        sqlStatement(
+          this.database.dialect,
+          "update threads_meta set status = ?, updated_at = ? where thread_id = ?",
+          [status, toDbTimestamp(now, "now"), threadId],
+        ),
+      );
+      return affectedRows(result) > 0;
     });
   }
 
