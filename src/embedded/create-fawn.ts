@@ -9,6 +9,7 @@ import { type Logger, rootLogger } from "../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
 import { OrphanRecovery } from "../runtime/orphan-recovery.js";
 import { RunManager } from "../runtime/run-manager.js";
+import type { RunRecord } from "../runtime/run-record.js";
 import { RunService } from "../runtime/run-service.js";
 import type { FawnStores } from "../runtime/stores.js";
 import type { StreamBridge } from "../runtime/stream-bridge.js";
@@ -61,12 +62,13 @@ export interface Fawn {
 export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const config = options.config ?? (await loadConfig()).config;
   const logger = options.logger ?? rootLogger;
+  const paths = new FawnPaths(config.home);
   // First: an explicitly chosen provider that cannot work here fails before anything is opened.
   const sandbox =
     options.sandbox ??
     (await createSandboxProvider({
       config: config.sandbox,
-      paths: new FawnPaths(config.home),
+      paths,
       ...(config.stream_bridge.redis_url
         ? { streamBridgeRedisUrl: config.stream_bridge.redis_url }
         : {}),
@@ -98,6 +100,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       logger,
       releaseSandbox: (record) =>
         sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
+      // The delivery check compares the thread's outputs folder before and after each run.
+      outputsDirFor: (record) => outputsDirOf(paths, record),
       ...options.runContext,
     },
     agentFactory: options.agentFactory,
@@ -159,3 +163,15 @@ export async function openStores(url: string, home: string, clock?: Clock): Prom
 }
 
 export type { LoadedConfig };
+
+/** The thread's outputs folder, or null for a thread id no folder can be named after. */
+function outputsDirOf(paths: FawnPaths, record: RunRecord): string | null {
+  try {
+    return paths.threadPaths({
+      threadId: record.threadId,
+      userId: record.userId ?? DEFAULT_USER_ID,
+    }).outputsDir;
+  } catch {
+    return null;
+  }
+}

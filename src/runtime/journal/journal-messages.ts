@@ -56,3 +56,20 @@ export class JournalMessages {
     };
   }
 }
+
+/**
+ * The artifact paths a tool's `Command` adds to the thread state, with the tool's name (from its
+ * ToolMessage, else `present_files`); null when the output presents nothing.
+ */
+export function presentedArtifacts(output: unknown): { tool: string; paths: string[] } | null {
+  if (typeof output !== "object" || output === null || !("update" in output)) return null;
+  const update = (output as { update?: { artifacts?: unknown; messages?: unknown } }).update;
+  const paths = Array.isArray(update?.artifacts)
+    ? update.artifacts.filter((path): path is string => typeof path === "string")
+    : [];
+  if (paths.length === 0) return null;
+  const named = Array.isArray(update?.messages)
+    ? update.messages.find((item): item is ToolMessage => item instanceof ToolMessage)
+    : undefined;
+  return { tool: named?.name ?? "present_files", paths };
+}

@@ -6,7 +6,7 @@ import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-
 import type { NewRunEvent, RunEventStore } from "../run-event-store.js";
 import type { RunCompletionData } from "../run-types.js";
 import { toJson } from "../serialize.js";
-import { JournalMessages } from "./journal-messages.js";
+import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
 
 export interface RunJournalOptions {
@@ -361,6 +361,11 @@ export class RunJournal extends BaseCallbackHandler {
   override handleToolEnd(output: unknown): void {
     for (const message of this.messages.toolResults(output)) {
       this.append("llm.tool.result", message);
+    }
+    // A tool that adds to the thread's `artifacts` (present_files) is what delivery counts.
+    const presented = presentedArtifacts(output);
+    if (presented) {
+      for (const path of presented.paths) this.recordPresentedArtifact(path, presented.tool);
     }
   }
 }
