@@ -49,3 +49,14 @@ export function threadCpuSince(
     .filter((entry) => entry.ms > 0)
     .sort((a, b) => b.ms - a.ms);
 }
+
+/** CPU ms (user + system, all threads) a process has used so far; null where /proc is absent. */
+export async function processCpuMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}

@@ -15,6 +15,7 @@ import { type ChildServer, startChildServer } from "../lib/child-server.js";
 import { fixed, integer, ms } from "../lib/format.js";
 import { type LoopDelay, LoopDelayProbe } from "../lib/loop-delay.js";
 import { medianOf } from "../lib/stats.js";
+import { processCpuMs } from "../lib/thread-cpu.js";
 import {
   BENCH_ASSISTANT,
   buildBenchGraph,
@@ -27,6 +28,8 @@ import { benchClient, STREAM_MODES } from "../runtime/sdk-runs.js";
 interface Window extends LoopDelay {
   seconds: number;
   events: number;
+  /** CPU the measured process used per event (all its threads), µs; NaN where unknown. */
+  cpuUsPerEvent: number;
 }
 
 function isLoopDelay(value: unknown): value is LoopDelay {
@@ -35,12 +38,18 @@ function isLoopDelay(value: unknown): value is LoopDelay {
 
 async function window(server: ChildServer, load: () => Promise<number>): Promise<Window> {
   await server.request("lag-start");
+  const cpuBefore = await processCpuMs(server.pid);
   const started = performance.now();
   const events = await load();
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await processCpuMs(server.pid);
   const delay = await server.request("lag-stop");
   if (!isLoopDelay(delay)) throw new Error("the server answered no loop-delay figures");
-  return { ...delay, seconds, events };
+  const cpuUsPerEvent =
+    cpuBefore === null || cpuAfter === null || events === 0
+      ? Number.NaN
+      : ((cpuAfter - cpuBefore) * 1000) / events;
+  return { ...delay, seconds, events, cpuUsPerEvent };
 }
 
 /**
@@ -61,10 +70,13 @@ async function bareWindow(runs: number): Promise<Window> {
   await one(); // warm-up
   const probe = new LoopDelayProbe();
   probe.start();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const counts = await Promise.all(Array.from({ length: runs }, one));
   const seconds = (performance.now() - started) / 1000;
-  return { ...probe.stop(), seconds, events: counts.reduce((sum, n) => sum + n, 0) };
+  const cpu = process.cpuUsage(cpuBefore);
+  const events = counts.reduce((sum, n) => sum + n, 0);
+  return { ...probe.stop(), seconds, events, cpuUsPerEvent: (cpu.user + cpu.system) / events };
 }
 
 /** One streaming run read to its end; returns how many SSE events it carried. */
@@ -86,7 +98,7 @@ async function burst(client: Client, runs: number): Promise<number> {
   return counts.reduce((sum, n) => sum + n, 0);
 }
 
-const KEYS = ["p50Ms", "p99Ms", "maxMs", "samples", "seconds", "events"] as const;
+const KEYS = ["p50Ms", "p99Ms", "maxMs", "samples", "seconds", "events", "cpuUsPerEvent"] as const;
 
 async function run(ctx: BenchContext): Promise<ScriptReport> {
   const runs = ctx.quick ? 5 : 100;
@@ -120,12 +132,13 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
       integer(w.samples),
       fixed(w.seconds, 2),
       integer(w.events),
+      Number.isNaN(w.cpuUsPerEvent) || w.events === 0 ? "-" : fixed(w.cpuUsPerEvent),
     ];
     return {
       tables: [
         {
           title: "Event-loop delay in the server process (ms)",
-          columns: ["window", "p50", "p99", "max", "samples", "seconds", "events"],
+          columns: ["window", "p50", "p99", "max", "samples", "seconds", "events", "CPU µs/event"],
           rows: [
             row(`Fawn server idle (${idleMs / 1000} s)`, i),
             row(`Fawn server, ${runs} runs streaming at once`, l),
@@ -144,6 +157,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
         `Each run is the lead agent over the scripted model streaming ${STREAM_WORDS} words ${STREAM_DELAY_MS} ms apart (stream modes \`values\` + \`messages-tuple\`), all ${runs} started at once by the SDK client in the bench process; the server is the Fawn gateway in its own process on SQLite stores.`,
         "Reference row: the same runs through the same graph's `stream()` (LangGraph MemorySaver, modes `values` + `messages`) inside the bench process — no server, HTTP or journal; its delay is what LangGraph's own per-token work costs. Events there are graph chunks, not SSE frames.",
         "Delay = the `monitorEventLoopDelay` histogram (5 ms sampling) minus its sampling interval; medians over repetitions.",
+        "CPU µs/event: user + system CPU of the measured process (all its threads; from /proc for the server) over the window, per event — unlike the delay, it barely moves with other load on the machine.",
       ],
     };
   } finally {
