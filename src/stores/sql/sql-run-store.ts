@@ -47,21 +47,13 @@ export interface SqlStoreOptions {
   ownsDatabase?: boolean;
 }
 
-/** Columns a status change writes; any status but `pending` has left the queue. */
-function statusColumns(status: RunStatus, update: StatusUpdate, now: string) {
-  return {
-    status,
-    updated_at: now,
-    ...(status === "pending" ? {} : { queued: false }),
-    ...(update.error === undefined ? {} : { error: update.error }),
-    ...(update.stopReason === undefined ? {} : { stop_reason: update.stopReason }),
-  };
-}
-
 const ACTIVE = sqlWordList(ACTIVE_RUN_STATUSES);
 const UPDATABLE = sqlWordList(UPDATABLE_STATUSES);
 
-/** `statusColumns` as SQL assignments and their parameters, for the raw hot-path UPDATEs. */
+/**
+ * The columns a status change writes, as SQL assignments and their parameters; any status but
+ * `pending` has left the queue.
+ */
 function statusAssignments(
   status: RunStatus,
   update: StatusUpdate,
@@ -436,16 +428,17 @@ export class SqlRunStore implements RunStore {
       const { error, stopReason, ...data } = completion;
       const sources: RunStatus[] = [...ACTIVE_RUN_STATUSES, status];
       if (status === "error") sources.push("interrupted");
-      const result = await this.db
-        .updateTable("runs")
-        .set({
-          ...completionToDb(data),
-          ...statusColumns(status, { error, stopReason }, this.now()),
-        })
-        .where("run_id", "=", runId)
-        .where("status", "in", sources)
-        .executeTakeFirst();
-      return changed(result) > 0;
+      const counters = Object.entries(completionToDb(data));
+      const { set, params } = statusAssignments(status, { error, stopReason }, this.now());
+      const assignments = [...counters.map(([column]) => `${column} = ?`), set].join(", ");
+      const result = await this.db.executeQuery(
+        sqlStatement(
+          this.database.dialect,
+          `update runs set ${assignments} where run_id = ? and status in ${sqlWordList(sources)}`,
+          [...counters.map(([, value]) => value), ...params, runId],
+        ),
+      );
+      return affectedRows(result) > 0;
     });
   }
 

@@ -80,21 +80,27 @@ export class SqlThreadStore implements ThreadStore {
   create(thread: NewThread): Promise<{ thread: ThreadRow; created: boolean }> {
     return this.wrap("create a thread", async () => {
       const createdAt = toDbTimestamp(thread.created_at, "created_at");
-      const inserted = await this.db
-        .insertInto("threads_meta")
-        .values({
-          thread_id: thread.thread_id,
-          user_id: thread.user_id ?? null,
-          assistant_id: thread.assistant_id ?? null,
-          display_name: thread.display_name ?? null,
-          status: "idle",
-          metadata_json: toDbJson(thread.metadata),
-          created_at: createdAt,
-          updated_at: createdAt,
-        })
-        .onConflict((oc) => oc.column("thread_id").doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      // Once per run when clients create threads on the fly: SQL text (see sql-text.ts).
+      const { rows } = await this.db.executeQuery<Selectable<ThreadsMetaTable>>(
+        sqlStatement(
+          this.database.dialect,
+          `insert into threads_meta
+  (thread_id, user_id, assistant_id, display_name, status, metadata_json, created_at, updated_at)
+values (?, ?, ?, ?, 'idle', ?, ?, ?)
+on conflict (thread_id) do nothing
+returning *`,
+          [
+            thread.thread_id,
+            thread.user_id ?? null,
+            thread.assistant_id ?? null,
+            thread.display_name ?? null,
+            toDbJson(thread.metadata),
+            createdAt,
+            createdAt,
+          ],
+        ),
+      );
+      const [inserted] = rows;
       if (inserted !== undefined) return { thread: threadFromDb(inserted), created: true };
       const existing = await this.get(thread.thread_id);
       if (existing === null) {
