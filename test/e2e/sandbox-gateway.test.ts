@@ -211,12 +211,19 @@ describe.runIf(bwrapWorks)("the lead agent's tools in bubblewrap, through the ga
       expect(download.headers.get("content-disposition")).toMatch(/^attachment;/);
     });
 
-    it("404 for another user, for paths outside outputs, escapes and symlinks leading out", async () => {
+    it("serves the thread's uploads too (their artifact_url)", async () => {
+      const response = await artifact(threadId, "mnt/user-data/uploads/upload.txt");
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe("UPLOAD-CONTENT");
+    });
+
+    it("404 for another user, for paths outside outputs and uploads, escapes and symlinks leading out", async () => {
       const refused = [
         "mnt/user-data/outputs/missing.txt",
         "mnt/user-data/outputs",
         "mnt/user-data/workspace/scratch.txt",
-        "mnt/user-data/uploads/upload.txt",
+        "mnt/user-data/uploads",
+        "mnt/user-data/uploads/%2e%2e/workspace/scratch.txt",
         "mnt/user-data/outputs/%2e%2e/workspace/scratch.txt",
         "mnt/user-data/outputs/..%2Fworkspace%2Fscratch.txt",
         "mnt/user-data/outputs/sub%20dir/%2e%2e/%2e%2e/workspace/scratch.txt",

@@ -127,6 +127,13 @@ describe("uploads over HTTP", () => {
     expect(onDisk.equals(Buffer.from(binary))).toBe(true);
     // No staging file is left once the request is answered.
     expect(await entries(threadId)).toEqual(["data blob.bin", "notes.txt", "résumé.md"]);
+    // Each artifact_url downloads the uploaded bytes (owner only).
+    const origin = new URL(gateway.apiUrl).origin;
+    const served = await fetch(`${origin}${answer.files[1]?.artifact_url}`, { headers: ALICE });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(binary))).toBe(true);
+    const foreign = await fetch(`${origin}${answer.files[0]?.artifact_url}`, { headers: BOB });
+    expect(foreign.status).toBe(404);
 
     for (const route of ["uploads/list", "uploads"]) {
       const listed = await fetch(`${gateway.apiUrl}/threads/${threadId}/${route}`, {

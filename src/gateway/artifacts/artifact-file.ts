@@ -4,8 +4,13 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { NotFoundError } from "../../core/errors.js";
 import type { FawnPaths, ThreadScope } from "../../core/paths.js";
 
-/** The folders whose files the artifact route serves: a thread's deliverables. */
-const SERVED_PREFIX = ["mnt", "user-data", "outputs"];
+/**
+ * The folders whose files the artifact route serves: the thread's deliverables and the files the
+ * user uploaded (their `artifact_url`). The workspace is the agent's scratch and stays private.
+ */
+const SERVED_FOLDERS = ["outputs", "uploads"] as const;
+type ServedFolder = (typeof SERVED_FOLDERS)[number];
+const USER_DATA_PREFIX = ["mnt", "user-data"];
 
 export interface OpenedArtifact {
   handle: FileHandle;
@@ -14,8 +19,8 @@ export interface OpenedArtifact {
 }
 
 /**
- * Opens `mnt/user-data/outputs/<file>` of the thread for reading. Every refusal — outside the
- * outputs folder, `..`, NUL, a symlink leading out, not a regular file, missing — is the same
+ * Opens `mnt/user-data/{outputs,uploads}/<file>` of the thread for reading. Every refusal — outside
+ * those folders, `..`, NUL, a symlink leading out, not a regular file, missing — is the same
  * 404, so a probe learns nothing about what exists outside. The opened file is checked again
  * after `open`: code in the sandbox can rename and symlink inside outputs at any moment, and a
  * swap between the path check and the open must not hand out a file from elsewhere.
@@ -26,13 +31,15 @@ export async function openArtifact(
   requested: string,
 ): Promise<OpenedArtifact> {
   const notFound = new NotFoundError(`Artifact not found: ${requested}`);
-  const segments = servedSegments(requested);
-  if (segments === null) throw notFound;
-  const outputsDir = paths.threadPaths(scope).outputsDir;
-  const rootReal = await realpath(outputsDir).catch(() => null);
-  const real = await realpath(join(outputsDir, ...segments)).catch(() => null);
+  const served = servedSegments(requested);
+  if (served === null) throw notFound;
+  const { folder, segments } = served;
+  const thread = paths.threadPaths(scope);
+  const root = folder === "outputs" ? thread.outputsDir : thread.uploadsDir;
+  const rootReal = await realpath(root).catch(() => null);
+  const real = await realpath(join(root, ...segments)).catch(() => null);
   if (rootReal === null || real === null || !isInside(rootReal, real)) throw notFound;
-  // O_NONBLOCK: a FIFO planted in outputs must not hold a thread-pool thread waiting for a writer.
+  // O_NONBLOCK: a FIFO planted in the folder must not hold a thread-pool thread waiting for a writer.
   const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   const handle = await open(real, flags).catch(() => null);
   if (handle === null) throw notFound;
@@ -50,14 +57,15 @@ export async function openArtifact(
   }
 }
 
-/** The segments below the outputs folder, or null when the path is not a plain path inside it. */
-function servedSegments(requested: string): string[] | null {
+/** The served folder and the segments below it, or null when the path is not a plain path inside one. */
+function servedSegments(requested: string): { folder: ServedFolder; segments: string[] } | null {
   if (requested.includes("\0") || requested.includes("\\")) return null;
   const segments = requested.split("/").filter((segment) => segment !== "");
   if (segments.some((segment) => segment === "." || segment === "..")) return null;
-  if (!SERVED_PREFIX.every((part, index) => segments[index] === part)) return null;
-  const below = segments.slice(SERVED_PREFIX.length);
-  return below.length > 0 ? below : null;
+  if (!USER_DATA_PREFIX.every((part, index) => segments[index] === part)) return null;
+  const folder = SERVED_FOLDERS.find((name) => name === segments[USER_DATA_PREFIX.length]);
+  const below = segments.slice(USER_DATA_PREFIX.length + 1);
+  return folder && below.length > 0 ? { folder, segments: below } : null;
 }
 
 function isInside(rootReal: string, candidateReal: string): boolean {

@@ -12,10 +12,10 @@ import { openArtifact } from "./artifact-file.js";
 const artifactQuery = z.object({ download: queryBool.optional() });
 
 /**
- * `GET /threads/{thread_id}/artifacts/{path}`: a file the thread's agent delivered, where `path`
- * is its virtual path without the leading slash (`mnt/user-data/outputs/report.md`, as the
- * reference addresses artifacts). Owner only: another user's thread is 404, like any path that
- * is not a regular file inside the thread's outputs folder.
+ * `GET /threads/{thread_id}/artifacts/{path}`: a file the thread's agent delivered or its user
+ * uploaded, where `path` is its virtual path without the leading slash
+ * (`mnt/user-data/outputs/report.md`, as the reference addresses artifacts). Owner only: another
+ * user's thread is 404, like any path that is not a regular file inside outputs or uploads.
  */
 export function artifactRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
