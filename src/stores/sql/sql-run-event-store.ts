@@ -49,15 +49,15 @@ const ENCODE_SLICE = 256;
 
 /**
  * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
- * only ten texts exist per engine: the SQLite worker prepares each once, and no query builder runs
- * per batch. Each row's seq is the thread's max seq before the statement plus the row's offset:
+ * only twenty texts exist per engine (ten sizes, with or without `RETURNING seq`): the SQLite
+ * worker prepares each once, and no query builder runs per batch. Each row's seq is the thread's max seq before the statement plus the row's offset:
  * the CTE is computed once, against the table as it was before the statement, so rows never see
  * each other (a chunk after another in the same transaction sees that one's rows, as it should).
  */
 const insertTexts = new Map<string, string>();
 
-function insertText(dialect: SqlDialectName, rows: number): string {
-  const key = `${dialect}:${rows}`;
+function insertText(dialect: SqlDialectName, rows: number, returning: boolean): string {
+  const key = `${dialect}:${rows}:${returning}`;
   const cached = insertTexts.get(key);
   if (cached !== undefined) return cached;
   const width = INSERT_COLUMNS.length - 1;
@@ -74,7 +74,7 @@ function insertText(dialect: SqlDialectName, rows: number): string {
     dialect === "sqlite"
       ? "with base(m) as materialized (select coalesce(max(seq), 0) from run_events where thread_id = ?)"
       : "with base(m) as (select coalesce(max(seq), 0) from run_events where thread_id = $1)";
-  const text = `${base} insert into run_events (${INSERT_COLUMNS.join(", ")}) values ${tuples.join(", ")}`;
+  const text = `${base} insert into run_events (${INSERT_COLUMNS.join(", ")}) values ${tuples.join(", ")}${returning ? " returning seq" : ""}`;
   insertTexts.set(key, text);
   return text;
 }
@@ -83,6 +83,7 @@ function insertChunk(
   dialect: SqlDialectName,
   threadId: string,
   chunk: readonly EncodedEvent[],
+  returning: boolean,
 ): CompiledQuery {
   const params: Array<string | null> = [threadId];
   for (const event of chunk) {
@@ -97,16 +98,7 @@ function insertChunk(
       event.created_at,
     );
   }
-  return CompiledQuery.raw(insertText(dialect, chunk.length), params);
-}
-
-/** Each thread's max seq, read in the write transaction after its inserts. */
-function maxSeqsQuery(dialect: SqlDialectName, threadIds: readonly string[]): CompiledQuery {
-  const slots = threadIds.map((_, index) => (dialect === "sqlite" ? "?" : `$${index + 1}`));
-  return CompiledQuery.raw(
-    `select thread_id, max(seq) as max_seq from run_events where thread_id in (${slots.join(", ")}) group by thread_id`,
-    [...threadIds],
-  );
+  return CompiledQuery.raw(insertText(dialect, chunk.length, returning), params);
 }
 
 /** PostgreSQL's per-thread event lock, the one `lockThreadEvents` takes, as a statement. */
@@ -197,8 +189,8 @@ export class SqlRunEventStore implements RunEventStore {
   }
 
   /**
-   * One `executeBatch`: (PostgreSQL: the threads' event locks), the chunk INSERTs, then the
-   * threads' max seqs — on SQLite a single message to the worker, whatever the batch size.
+   * One `executeBatch`: (PostgreSQL: the threads' event locks), then the chunk INSERTs — on
+   * SQLite a single message to the worker, whatever the batch size.
    */
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     const now = isoNow(this.clock);
@@ -221,14 +213,18 @@ export class SqlRunEventStore implements RunEventStore {
     const { dialect } = this.database;
     const statements: CompiledQuery[] =
       dialect === "postgres" ? threadIds.map(threadEventsLock) : [];
+    // The thread's last (smallest) chunk returns its seqs: the largest is the thread's max seq.
+    const lastChunkOf = new Map<string, number>();
     for (const [threadId, rows] of byThread) {
+      const sizes = chunkSizes(rows.length);
       let start = 0;
-      for (const size of chunkSizes(rows.length)) {
-        statements.push(insertChunk(dialect, threadId, rows.slice(start, start + size)));
+      sizes.forEach((size, index) => {
+        const last = index === sizes.length - 1;
+        if (last) lastChunkOf.set(threadId, statements.length);
+        statements.push(insertChunk(dialect, threadId, rows.slice(start, start + size), last));
         start += size;
-      }
+      });
     }
-    statements.push(maxSeqsQuery(dialect, threadIds));
     const results = await this.withLocalThreadLocks(threadIds, async () => {
       try {
         return await this.database.executeBatch(statements);
@@ -237,11 +233,10 @@ export class SqlRunEventStore implements RunEventStore {
       }
     });
     const maxSeqs = new Map<string, number>();
-    for (const row of (results.at(-1)?.rows ?? []) as Array<{
-      thread_id: string;
-      max_seq: number | string;
-    }>) {
-      maxSeqs.set(row.thread_id, toNumber(row.max_seq));
+    for (const [threadId, index] of lastChunkOf) {
+      const rows = (results[index]?.rows ?? []) as Array<{ seq: number | string }>;
+      if (rows.length === 0) throw new Error("a batch INSERT … RETURNING returned no seqs");
+      maxSeqs.set(threadId, Math.max(...rows.map((row) => toNumber(row.seq))));
     }
     // The thread's rows took the seqs up to its max, in batch order.
     const nextSeq = new Map<string, number>();
