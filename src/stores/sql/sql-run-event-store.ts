@@ -50,9 +50,10 @@ const ENCODE_SLICE = 256;
 /**
  * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
  * only twenty texts exist per engine (ten sizes, with or without `RETURNING seq`): the SQLite
- * worker prepares each once, and no query builder runs per batch. Each row's seq is the thread's max seq before the statement plus the row's offset:
- * the CTE is computed once, against the table as it was before the statement, so rows never see
- * each other (a chunk after another in the same transaction sees that one's rows, as it should).
+ * worker prepares each once, and no query builder runs per batch. Each row's seq is the thread's
+ * max seq before the statement plus the row's offset: the CTE is computed once, against the table
+ * as it was before the statement, so rows never see each other (a chunk after another in the same
+ * transaction sees that one's rows, as it should).
  */
 const insertTexts = new Map<string, string>();
 
