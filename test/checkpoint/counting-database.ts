@@ -24,18 +24,23 @@ export function countingDatabase(inner: SqlDatabase): {
       return args.result;
     },
   };
+  const db = inner.db.withPlugin(plugin);
   const database: SqlDatabase = {
     dialect: inner.dialect,
-    db: inner.db.withPlugin(plugin),
-    executor: () => inner.executor().withPlugin(plugin),
+    db,
+    // Outside a transaction it is `db` itself, as for the real one (the saver tells by that).
+    executor: () => {
+      const executor = inner.executor();
+      return executor === inner.db ? db : executor.withPlugin(plugin);
+    },
     transaction: (fn) =>
       inner.transaction((trx) => {
         counts.transactions += 1;
         return fn(trx.withPlugin(plugin));
       }),
-    executeBatch: (queries) => {
+    executeBatch: (queries, options) => {
       counts.statements += queries.length;
-      return inner.executeBatch(queries);
+      return inner.executeBatch(queries, options);
     },
     traffic: () => inner.traffic(),
     close: () => inner.close(),

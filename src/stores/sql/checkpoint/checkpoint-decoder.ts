@@ -8,11 +8,9 @@ import type {
 import { maxChannelVersion, TASKS } from "@langchain/langgraph-checkpoint";
 import { checkpointConfig } from "./checkpoint-config.js";
 import type { LoadedCheckpoint, StoredValue } from "./checkpoint-loader.js";
-import { ListCorruptError } from "./list-script.js";
-import type { StoredElement } from "./list-store.js";
 
-/** Decodes a list's elements into objects of the caller's own. */
-export type ListDecoder = (elements: readonly StoredElement[]) => Promise<unknown[]>;
+/** Decodes a list's elements (from the loaded decodings and bytes) into objects of the caller's own. */
+export type ListDecoder = (refs: readonly string[], loaded: LoadedCheckpoint) => Promise<unknown[]>;
 
 /**
  * Turns loaded rows into a `CheckpointTuple`. Runs outside the read transaction (it is CPU work)
@@ -81,11 +79,5 @@ async function decodeValue(
   decodeList: ListDecoder,
 ): Promise<unknown> {
   if (stored.kind === "value") return serde.loadsTyped(stored.type, stored.data);
-  return decodeList(
-    stored.refs.map((ref) => {
-      const element = loaded.elements.get(ref);
-      if (element === undefined) throw new ListCorruptError(`Message ${ref} is missing.`);
-      return element;
-    }),
-  );
+  return decodeList(stored.refs, loaded);
 }

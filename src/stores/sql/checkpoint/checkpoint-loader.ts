@@ -2,10 +2,12 @@ import type { ChannelVersions, SerializerProtocol } from "@langchain/langgraph-c
 import { compareWritesSortKeys, TASKS, writesSortKey } from "@langchain/langgraph-checkpoint";
 import type { Selectable } from "kysely";
 import type { SqlExecutor } from "../database.js";
-import type { CheckpointBlobsTable, CheckpointsTable, CheckpointWritesTable } from "../schema.js";
+import type { CheckpointsTable, CheckpointWritesTable } from "../schema.js";
+import { type BlobRow, fetchBlobsAndWrites, type WriteRow } from "./blobs-and-writes.js";
 import { versionKey } from "./channel-version.js";
+import type { Decoding } from "./element-codec.js";
 import { ListCorruptError } from "./list-script.js";
-import { chunked, type ListStore, LOOKUP_CHUNK, type StoredElement } from "./list-store.js";
+import type { ListStore, StoredElement } from "./list-store.js";
 
 export type CheckpointRow = Selectable<CheckpointsTable>;
 
@@ -38,8 +40,14 @@ export interface LoadedCheckpoint {
   writes: StoredWrite[];
   /** For checkpoints older than format 4: the parent's pending sends, migrated on read. */
   parentSends: StoredWrite[] | null;
+  /** List elements already decoded in this process, taken when loading (copied on decode). */
+  decodings: ReadonlyMap<string, Decoding>;
+  /** Bytes of the other list elements. */
   elements: Map<string, StoredElement>;
 }
+
+/** The decodings a process has cached for some refs (see `ElementCodec.cachedDecodings`). */
+export type CachedDecodings = (refs: Iterable<string>) => ReadonlyMap<string, Decoding>;
 
 function isHeader(value: unknown): value is CheckpointHeader {
   if (typeof value !== "object" || value === null) return false;
@@ -64,13 +72,11 @@ function sortWrites(rows: Selectable<CheckpointWritesTable>[]): StoredWrite[] {
     }));
 }
 
-type BlobRow = Selectable<CheckpointBlobsTable>;
-type WriteRow = Selectable<CheckpointWritesTable>;
-
 /**
  * Loads checkpoint rows of one thread (any namespaces) with their values, lists, elements and
- * pending writes: one blob query and one writes query per namespace, one chain walk per uncached
- * list, one element query per 500 uncached messages — never a query per checkpoint.
+ * pending writes: one statement for the blobs and writes of each namespace (more for a long
+ * page), one chain walk per uncached list, one element query per 500 messages never decoded in
+ * this process — never a query per checkpoint.
  */
 export async function loadCheckpoints(
   trx: SqlExecutor,
@@ -78,6 +84,7 @@ export async function loadCheckpoints(
   lists: ListStore,
   threadId: string,
   rows: readonly CheckpointRow[],
+  cachedDecodings: CachedDecodings,
 ): Promise<LoadedCheckpoint[]> {
   const headers = await Promise.all(rows.map((row) => readHeader(serde, row)));
   const items = rows.map((row, i) => ({ row, header: headers[i] as CheckpointHeader }));
@@ -85,13 +92,25 @@ export async function loadCheckpoints(
   const writes = new Map<string, WriteRow[]>();
   for (const ns of new Set(rows.map((row) => row.checkpoint_ns))) {
     const inNs = items.filter((item) => item.row.checkpoint_ns === ns);
-    await fetchBlobs(trx, threadId, ns, inNs, blobs);
-    await fetchWrites(trx, threadId, ns, inNs, writes);
+    const found = await fetchBlobsAndWrites(trx, {
+      threadId,
+      ns,
+      versions: versionsNamed(inNs),
+      checkpointIds: checkpointsWithWrites(inNs),
+    });
+    for (const blob of found.blobs) blobs.set(blobKey(ns, blob.channel, blob.version), blob);
+    for (const write of found.writes) {
+      const key = writesKey(ns, write.checkpoint_id);
+      writes.set(key, [...(writes.get(key) ?? []), write]);
+    }
   }
   const listRefs = await resolveLists(trx, lists, blobs);
   const allRefs = new Set<string>();
   for (const refs of listRefs.values()) for (const ref of refs) allRefs.add(ref);
-  const elements = await lists.elementsOf(trx, threadId, allRefs);
+  // Bytes only for the elements not decoded yet: a warm read fetches and looks up nothing else.
+  const decodings = cachedDecodings(allRefs);
+  const undecoded = [...allRefs].filter((ref) => !decodings.has(ref));
+  const elements = await lists.elementsOf(trx, threadId, undecoded);
 
   return items.map(({ row, header }) => {
     const values = new Map<string, StoredValue>();
@@ -112,7 +131,7 @@ export async function loadCheckpoints(
             ),
           )
         : null;
-    return { row, header, values, writes: sortWrites(own), parentSends, elements };
+    return { row, header, values, writes: sortWrites(own), parentSends, decodings, elements };
   });
 }
 
@@ -127,56 +146,25 @@ async function readHeader(
   return header;
 }
 
-/** The blobs of every version the namespace's checkpoints name (one query per 500 versions). */
-async function fetchBlobs(
-  trx: SqlExecutor,
-  threadId: string,
-  ns: string,
-  items: ReadonlyArray<{ header: CheckpointHeader }>,
-  into: Map<string, BlobRow>,
-): Promise<void> {
+/** Every version the checkpoints name (their blobs hold the values). */
+function versionsNamed(items: ReadonlyArray<{ header: CheckpointHeader }>): string[] {
   const versions = new Set<string>();
   for (const { header } of items) {
     for (const version of Object.values(header.channel_versions)) versions.add(versionKey(version));
   }
-  for (const part of chunked([...versions], LOOKUP_CHUNK)) {
-    const found = await trx
-      .selectFrom("checkpoint_blobs")
-      .selectAll()
-      .where("thread_id", "=", threadId)
-      .where("checkpoint_ns", "=", ns)
-      .where("version", "in", part)
-      .execute();
-    for (const blob of found) into.set(blobKey(ns, blob.channel, blob.version), blob);
-  }
+  return [...versions];
 }
 
-/** Pending writes of the checkpoints, and of the parents of pre-format-4 ones (pending sends). */
-async function fetchWrites(
-  trx: SqlExecutor,
-  threadId: string,
-  ns: string,
+/** The checkpoints, and the parents of pre-format-4 ones (their pending sends). */
+function checkpointsWithWrites(
   items: ReadonlyArray<{ row: CheckpointRow; header: CheckpointHeader }>,
-  into: Map<string, WriteRow[]>,
-): Promise<void> {
+): string[] {
   const ids = new Set<string>();
   for (const { row, header } of items) {
     ids.add(row.checkpoint_id);
     if (header.v < 4 && row.parent_checkpoint_id !== null) ids.add(row.parent_checkpoint_id);
   }
-  for (const part of chunked([...ids], LOOKUP_CHUNK)) {
-    const found = await trx
-      .selectFrom("checkpoint_writes")
-      .selectAll()
-      .where("thread_id", "=", threadId)
-      .where("checkpoint_ns", "=", ns)
-      .where("checkpoint_id", "in", part)
-      .execute();
-    for (const write of found) {
-      const key = writesKey(ns, write.checkpoint_id);
-      into.set(key, [...(into.get(key) ?? []), write]);
-    }
-  }
+  return [...ids];
 }
 
 /**

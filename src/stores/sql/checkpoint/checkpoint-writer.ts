@@ -1,12 +1,13 @@
 import type { Insertable } from "kysely";
-import type { SqlDatabase, SqlExecutor } from "../database.js";
+import type { SqlExecutor } from "../database.js";
 import type { CheckpointBlobsTable } from "../schema.js";
+import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { CheckpointAddress } from "./checkpoint-config.js";
 import { type PlannedList, planListVersion } from "./list-plan.js";
 import type { ListStore } from "./list-store.js";
 import type { EncodedElement } from "./list-values.js";
 import { readPutBase, storedKey } from "./put-base.js";
-import { insertPutRows } from "./put-statements.js";
+import { type FinalBatch, insertPutRows } from "./put-statements.js";
 
 /** A channel value to store at a new version, serialized before the transaction starts. */
 export type EncodedChannel =
@@ -42,13 +43,14 @@ const utf8 = new TextEncoder();
  * version) is kept: a version names one value.
  */
 export async function writeCheckpoint(
-  database: SqlDatabase,
   trx: SqlExecutor,
+  dialect: SqlDialectName,
+  finish: FinalBatch,
   lists: ListStore,
   put: EncodedCheckpoint,
 ): Promise<PutResult> {
   const { threadId, ns } = put.address;
-  const { stored, parentLists } = await readPutBase(
+  const { stored, parentLists, queried } = await readPutBase(
     trx,
     put.address,
     put.parentId,
@@ -99,22 +101,28 @@ export async function writeCheckpoint(
     }
   }
   const listRefsText = JSON.stringify(listRefs);
-  await insertPutRows(database, trx, {
-    messages: uniqueMessageRows(result.lists),
-    lists: result.lists.map((list) => list.listRow),
-    blobs,
-    checkpoint: {
-      thread_id: threadId,
-      checkpoint_ns: ns,
-      checkpoint_id: put.address.checkpointId,
-      parent_checkpoint_id: put.parentId ?? null,
-      checkpoint_type: put.checkpointType,
-      checkpoint: put.checkpointData,
-      metadata_type: put.metadataType,
-      metadata: put.metadataData,
-      list_refs: listRefsText,
+  await insertPutRows(
+    trx,
+    dialect,
+    finish,
+    {
+      messages: uniqueMessageRows(result.lists),
+      lists: result.lists.map((list) => list.listRow),
+      blobs,
+      checkpoint: {
+        thread_id: threadId,
+        checkpoint_ns: ns,
+        checkpoint_id: put.address.checkpointId,
+        parent_checkpoint_id: put.parentId ?? null,
+        checkpoint_type: put.checkpointType,
+        checkpoint: put.checkpointData,
+        metadata_type: put.metadataType,
+        metadata: put.metadataData,
+        list_refs: listRefsText,
+      },
     },
-  });
+    queried,
+  );
   result.bytes +=
     put.checkpointData.byteLength + put.metadataData.byteLength + utf8.encode(listRefsText).length;
   return result;

@@ -1,15 +1,20 @@
 import { isBaseMessage } from "@langchain/core/messages";
 
 /**
- * What a list element looked like when it was last serialized: every object's identity, array
- * length, own enumerable key and leaf value, in walk order. Seeing the same snapshot again proves
- * the element serializes to the same bytes without serializing it: strings and numbers compare
- * by value, objects by identity and then by their contents, so an edit anywhere inside — a
- * reassigned `content`, a tool call's argument changed in place, a pushed content block — is
- * seen. Costs one comparison per node, whatever the size of the strings.
+ * What a list element looked like when it was serialized, as a flat walk: each array's length,
+ * each object's prototype, own enumerable keys (in order) and leaf values. Two values with the
+ * same snapshot serialize to the same bytes, so a value that still matches the snapshot taken
+ * when it was serialized needs no serializing: strings and numbers compare by value (by pointer
+ * when unchanged), so an edit anywhere inside — a reassigned `content`, a tool call's argument
+ * changed in place, a pushed content block, a key added or removed — is seen. A snapshot names no
+ * object, so every copy of a decoded element shares its template's. Costs one comparison per node,
+ * whatever the size of the strings.
  */
 export type ElementSnapshot = readonly unknown[];
 
+const ARRAY = Symbol("array");
+/** Stands for a null prototype, which must not read as a `null` leaf. */
+const NULL_PROTOTYPE = Symbol("null prototype");
 /** Marks the end of an object's keys, so an added or removed key changes the snapshot. */
 const END_OF_KEYS = Symbol("end of keys");
 /** Beyond these the element is serialized every time: deep or cyclic data, or huge objects. */
@@ -42,17 +47,18 @@ function walkable(value: object, depth: number): boolean {
 }
 
 function record(value: unknown, depth: number, trail: unknown[]): boolean {
-  if (trail.length > MAX_NODES) return false;
-  if (typeof value === "function") return false;
-  trail.push(value);
-  if (typeof value !== "object" || value === null) return true;
+  if (trail.length > MAX_NODES || typeof value === "function") return false;
+  if (typeof value !== "object" || value === null) {
+    trail.push(value);
+    return true;
+  }
   if (depth >= MAX_DEPTH || !walkable(value, depth)) return false;
   if (Array.isArray(value)) {
-    trail.push(value.length);
+    trail.push(ARRAY, value.length);
     for (const item of value) if (!record(item, depth + 1, trail)) return false;
     return true;
   }
-  trail.push(Object.getPrototypeOf(value));
+  trail.push(prototypeMark(value));
   const object = value as Record<string, unknown>;
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
@@ -63,17 +69,20 @@ function record(value: unknown, depth: number, trail: unknown[]): boolean {
   return true;
 }
 
-/** `record`, comparing against `snapshot` instead of appending; stops at the first difference. */
+/**
+ * `record`, comparing against `snapshot` instead of appending; stops at the first difference. A
+ * prototype in the snapshot is only ever one `record` accepted, so a map, date or foreign class
+ * put in place of a plain object fails on its prototype; the snapshot's length bounds the walk.
+ */
 function compare(value: unknown, snapshot: ElementSnapshot, cursor: { at: number }): boolean {
-  if (snapshot[cursor.at++] !== value) return false;
-  if (typeof value !== "object" || value === null) return true;
-  // The same object as at snapshot time, so the same kind; only its contents may have changed.
+  const expected = snapshot[cursor.at++];
+  if (typeof value !== "object" || value === null) return expected === value;
   if (Array.isArray(value)) {
-    if (snapshot[cursor.at++] !== value.length) return false;
+    if (expected !== ARRAY || snapshot[cursor.at++] !== value.length) return false;
     for (const item of value) if (!compare(item, snapshot, cursor)) return false;
     return true;
   }
-  if (snapshot[cursor.at++] !== Object.getPrototypeOf(value)) return false;
+  if (expected !== prototypeMark(value)) return false;
   const object = value as Record<string, unknown>;
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
@@ -81,4 +90,8 @@ function compare(value: unknown, snapshot: ElementSnapshot, cursor: { at: number
     if (!compare(object[key], snapshot, cursor)) return false;
   }
   return snapshot[cursor.at++] === END_OF_KEYS;
+}
+
+function prototypeMark(value: object): unknown {
+  return Object.getPrototypeOf(value) ?? NULL_PROTOTYPE;
 }

@@ -8,6 +8,8 @@ export interface PutBase {
   stored: Map<string, string | null>;
   /** The parent checkpoint's `{channel: list_id}`; empty when it has no (stored) parent. */
   parentLists: Record<string, string>;
+  /** Whether any statement ran (a put with no versions and no parent needs none). */
+  queried: boolean;
 }
 
 interface PutBaseRow {
@@ -49,7 +51,7 @@ export async function readPutBase(
   // A put names a few versions: more than one chunk of them is one more statement per chunk.
   const statements = first.length === 0 ? [] : [sql.join(first, sql` union all `)];
   statements.push(...moreChunks.map(blobsIn));
-  const base: PutBase = { stored: new Map(), parentLists: {} };
+  const base: PutBase = { stored: new Map(), parentLists: {}, queried: statements.length > 0 };
   for (const statement of statements) {
     const { rows } = await sql<PutBaseRow>`${statement}`.execute(trx);
     for (const row of rows) {

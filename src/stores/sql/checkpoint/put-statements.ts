@@ -1,12 +1,23 @@
-import { type Insertable, sql } from "kysely";
-import type { SqlDatabase, SqlExecutor } from "../database.js";
+import { type CompiledQuery, type Insertable, sql } from "kysely";
+import type { SqlExecutor } from "../database.js";
 import type {
   CheckpointBlobsTable,
   CheckpointListsTable,
   CheckpointMessagesTable,
   CheckpointsTable,
 } from "../schema.js";
+import type { SqlDialectName } from "../sql-dialect-name.js";
 import { chunked, LOOKUP_CHUNK } from "./list-store.js";
+
+/**
+ * Runs a write transaction's last statements: on SQLite in one message to the worker that also
+ * carries the COMMIT, when the saver opened the transaction (rather than joined an outer one) and
+ * `afterStatements` says the transaction has already sent a statement (its BEGIN with it).
+ */
+export type FinalBatch = (
+  queries: readonly CompiledQuery[],
+  afterStatements: boolean,
+) => Promise<unknown>;
 
 /** Every row one put writes. */
 export interface PutRows {
@@ -17,16 +28,18 @@ export interface PutRows {
 }
 
 /**
- * Inserts a put's rows inside the caller's transaction (`trx`, opened by `database`): one
- * multi-row statement per table, all sent to SQLite's worker as one batch (one message); on
- * PostgreSQL one statement whose data-modifying CTEs insert the messages, lists and blobs beside
- * the checkpoint upsert (different tables, so their order does not matter). Rows past one chunk
- * (a first put of a long imported thread) add statements.
+ * Inserts a put's rows as the last step of its transaction: one multi-row statement per table,
+ * sent to SQLite's worker as one batch with the COMMIT (one message); on PostgreSQL one statement
+ * whose data-modifying CTEs insert the messages, lists and blobs beside the checkpoint upsert
+ * (different tables, so their order does not matter). Rows past one chunk (a first put of a long
+ * imported thread) add statements.
  */
 export async function insertPutRows(
-  database: SqlDatabase,
   trx: SqlExecutor,
+  dialect: SqlDialectName,
+  finish: FinalBatch,
   rows: PutRows,
+  afterStatements: boolean,
 ): Promise<void> {
   const inserts = [
     ...[...chunked(rows.messages, LOOKUP_CHUNK)].map((part) =>
@@ -50,14 +63,17 @@ export async function insertPutRows(
     ),
   ];
   const checkpoint = upsertCheckpoint(trx, rows.checkpoint);
-  if (database.dialect === "postgres" && inserts.length <= MAX_COMBINED_INSERTS) {
+  if (dialect === "postgres" && inserts.length <= MAX_COMBINED_INSERTS) {
     const ctes = inserts.map((insert, i) => sql`${sql.raw(`put_${i}`)} as (${insert})`);
     const statement =
       ctes.length === 0 ? sql`${checkpoint}` : sql`with ${sql.join(ctes)} ${checkpoint}`;
-    await statement.execute(trx);
+    await finish([statement.compile(trx)], afterStatements);
     return;
   }
-  await database.executeBatch([...inserts, checkpoint].map((query) => query.compile()));
+  await finish(
+    [...inserts, checkpoint].map((query) => query.compile()),
+    afterStatements,
+  );
 }
 
 /**

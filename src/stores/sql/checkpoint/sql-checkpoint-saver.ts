@@ -22,6 +22,7 @@ import { ElementCodec, type ElementCodecOptions } from "./element-codec.js";
 import { listCheckpoints } from "./list-checkpoints.js";
 import { ListStore, type ListStoreOptions } from "./list-store.js";
 import { writePendingWrites } from "./pending-writes.js";
+import type { FinalBatch } from "./put-statements.js";
 import { lockThreadCheckpoints } from "./thread-lock.js";
 
 export interface SqlCheckpointSaverOptions extends ListStoreOptions, ElementCodecOptions {
@@ -132,13 +133,13 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         this.serde.dumpsTyped(metadata),
         Promise.all(
           Object.entries(newVersions).map(([channel, version]) =>
-            this.encodeChannel(values, channel, versionKey(version)),
+            this.encodeChannel(address.threadId, values, channel, versionKey(version)),
           ),
         ),
       ]);
     const { threadId, ns } = address;
-    const result = await this.write(threadId, "put a checkpoint", (trx) =>
-      writeCheckpoint(this.database, trx, this.lists, {
+    const result = await this.write(threadId, "put a checkpoint", (trx, finish) =>
+      writeCheckpoint(trx, this.database.dialect, finish, this.lists, {
         address: { threadId, ns, checkpointId: prepared.id },
         parentId: address.checkpointId,
         checkpointType,
@@ -188,7 +189,21 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         };
       }),
     );
-    await this.write(threadId, "put pending writes", (trx) => writePendingWrites(trx, rows));
+    if (this.database.dialect === "sqlite" && this.outermost()) {
+      // SQLite needs no thread lock (every transaction there is BEGIN IMMEDIATE): the writes go
+      // as one self-contained batch, one message to the worker.
+      await this.wrap("put pending writes", () =>
+        writePendingWrites(
+          this.database.db,
+          (queries) => this.database.executeBatch(queries),
+          rows,
+        ),
+      );
+    } else {
+      await this.write(threadId, "put pending writes", (trx, finish) =>
+        writePendingWrites(trx, finish, rows),
+      );
+    }
     this.onBytesWritten?.(
       rows.reduce((sum, row) => sum + row.value.byteLength, 0),
       "putWrites",
@@ -204,6 +219,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
   }
 
   private async encodeChannel(
+    threadId: string,
     values: Record<string, unknown>,
     channel: string,
     version: string,
@@ -211,7 +227,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     if (!Object.hasOwn(values, channel)) return { channel, version, kind: "empty" };
     const value = values[channel];
     if (this.listChannels.has(channel) && Array.isArray(value)) {
-      const { elements, serialized, reused } = await this.codec.encode(value);
+      const { elements, serialized, reused } = await this.codec.encode(threadId, value);
       this.onListEncoded?.({ serialized, reused });
       return { channel, version, kind: "list", elements };
     }
@@ -224,7 +240,9 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     threadId: string,
     rows: readonly CheckpointRow[],
   ): Promise<LoadedCheckpoint[]> {
-    return loadCheckpoints(trx, this.serde, this.lists, threadId, rows);
+    return loadCheckpoints(trx, this.serde, this.lists, threadId, rows, (refs) =>
+      this.codec.cachedDecodings(refs),
+    );
   }
 
   private decode(loaded: LoadedCheckpoint): Promise<CheckpointTuple> {
@@ -232,7 +250,8 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
       this.serde,
       loaded,
       () => this.getNextVersion(undefined),
-      (elements) => this.codec.decodeList(elements),
+      (refs, from) =>
+        this.codec.decodeList(from.row.thread_id, refs, from.decodings, from.elements),
     );
   }
 
@@ -246,18 +265,31 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     );
   }
 
-  /** A write transaction holding the thread lock: writers of one thread never interleave. */
+  /**
+   * A write transaction holding the thread lock: writers of one thread never interleave. `fn`
+   * ends it with `finish`, whose batch carries the COMMIT on SQLite when the transaction already
+   * sent a statement — unless the call joined a transaction opened by its caller, which must stay
+   * open for the caller's own statements.
+   */
   private write<T>(
     threadId: string,
     action: string,
-    fn: (trx: SqlExecutor) => Promise<T>,
+    fn: (trx: SqlExecutor, finish: FinalBatch) => Promise<T>,
   ): Promise<T> {
+    const outermost = this.outermost();
+    const finish: FinalBatch = (queries, afterStatements) =>
+      this.database.executeBatch(queries, { commit: outermost && afterStatements });
     return this.wrap(action, () =>
       this.database.transaction(async (trx) => {
         await lockThreadCheckpoints(trx, this.database.dialect, threadId, "exclusive");
-        return fn(trx);
+        return fn(trx, finish);
       }),
     );
+  }
+
+  /** Whether no transaction is open in this async context (one opened here would be its own). */
+  private outermost(): boolean {
+    return this.database.executor() === this.database.db;
   }
 
   private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
