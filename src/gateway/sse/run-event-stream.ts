@@ -67,7 +67,12 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
   };
 
   /** What to do with one frame: add it to the chunk, or end the response after the chunk. */
-  type Step = "more" | "closed" | "dropped";
+  type Step = "more" | "closed" | "dropped" | "boundary";
+  /**
+   * A test hook's cut that waits for the frames before it to be written first (one pull later),
+   * so the client has received exactly the frames before the cut, as if they left one by one.
+   */
+  let pendingCut: "closed" | "dropped" | null = null;
   const take = (frame: Frame, chunk: string[]): Step => {
     if (frame.kind === "event") {
       const action = o.hooks?.beforeEventFrame?.({
@@ -76,8 +81,12 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
         index: index++,
         event: frame.event,
       });
-      if (action === "close") return "closed";
-      if (action === "drop") return "dropped";
+      if (action) {
+        const cut = action === "close" ? "closed" : "dropped";
+        if (chunk.length === 0) return cut;
+        pendingCut = cut;
+        return "boundary";
+      }
     }
     chunk.push(frame.text);
     return frame.kind === "final" ? "closed" : "more";
@@ -89,11 +98,19 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
       let step: Step | "done" = "more";
       let failed = false;
       try {
-        const first = await nextFrame();
-        // The client went away while this pull waited: the stream is already cancelled.
-        if (finished) return;
-        if (first.done) step = "done";
-        else step = take(first.value, chunk);
+        if (pendingCut) {
+          // A cut left by the previous pull, applied once the frames before it were written.
+          step = pendingCut;
+          pendingCut = null;
+          // One turn for the server to hand the previous chunk to the socket.
+          await endOfTick();
+        } else {
+          const first = await nextFrame();
+          // The client went away while this pull waited: the stream is already cancelled.
+          if (finished) return;
+          if (first.done) step = "done";
+          else step = take(first.value, chunk);
+        }
         const tickEnd = endOfTick();
         while (step === "more") {
           const next = frames.next();
@@ -121,7 +138,7 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
         controller.close();
         return;
       }
-      if (step === "more") return;
+      if (step === "more" || step === "boundary") return;
       await stop();
       if (step === "dropped") {
         if (o.destroyConnection) o.destroyConnection();
