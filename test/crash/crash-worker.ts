@@ -27,6 +27,9 @@ function say(line: string): void {
 
 function stopHere(runId: string, where: string): Promise<never> {
   say(`crash-point ${runId} ${where}`);
+  // A parked run holds a timer: with every run parked (and the store's timers unref'd) the event
+  // loop would empty and Node would exit (code 13) before the parent's SIGKILL arrives.
+  setInterval(() => undefined, 60_000);
   return new Promise<never>(() => undefined);
 }
 
