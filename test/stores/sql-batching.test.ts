@@ -195,6 +195,29 @@ describe("SQLite worker traffic", () => {
     expect(await keys(db)).toEqual(["a", "b"]);
   });
 
+  it("a committing batch as the transaction's first message leaves no BEGIN behind", async () => {
+    const db = openedSqlite();
+    await clear(db);
+    const whole = await spentOn((d) =>
+      d.transaction(async () => {
+        await d.executeBatch([insertPair(d, "a", "1")], { commit: true });
+      }),
+    );
+    expect(whole).toEqual({ statements: 1, transactions: 1, messages: 1, roundTrips: 1 });
+    // The next statement outside a transaction must not open one (and hold the write lock).
+    const after = await spentOn((d) =>
+      sql`insert into batch_probe (k, v) values ('b', '2')`.execute(d.db),
+    );
+    expect(after.transactions).toBe(0);
+    const second = await openSqlDatabase(`sqlite:${join(dir, "fawn.db")}`, { busyTimeoutMs: 200 });
+    try {
+      await sql`insert into batch_probe (k, v) values ('c', '3')`.execute(second.db);
+    } finally {
+      await second.close();
+    }
+    expect(await keys(db)).toEqual(["a", "b", "c"]);
+  });
+
   it("a statement after the committing batch fails instead of running outside the transaction", async () => {
     const db = openedSqlite();
     await clear(db);

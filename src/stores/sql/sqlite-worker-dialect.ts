@@ -170,6 +170,10 @@ class SqliteWorkerConnection implements DatabaseConnection {
         begin ? isBusyBeforeAnyChange : () => false,
       );
       this.open = result.inTransaction;
+      // The BEGIN went with this message; when the COMMIT went too, `open` is false again, so
+      // the pending flag must be cleared here or the next statement would begin a transaction
+      // nobody commits (holding SQLite's write lock).
+      this.beginPending = false;
       if (options.commit && !result.inTransaction) this.ended = true;
       if (result.replies.some((reply) => !reply.readonly)) this.readOnly = false;
       return result.replies.map((reply) => toQueryResult<unknown>(reply));
