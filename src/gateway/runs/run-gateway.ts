@@ -1,3 +1,4 @@
+import { runUrgent } from "../../core/async/urgency.js";
 import {
   BadRequestError,
   ConflictError,
@@ -75,7 +76,8 @@ export class RunGateway {
       if (replay) return replay;
     }
     const threadId = pathThreadId ?? statelessThreadId(body);
-    const existing = await this.fawn.stores.threads.get(threadId);
+    // Admission reads and writes go before queued background store work (see `runUrgent`).
+    const existing = await runUrgent(() => this.fawn.stores.threads.get(threadId));
     if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
     const mayCreate = pathThreadId === null || body.if_not_exists === "create";
     if (!existing && !mayCreate) throw threadNotFound(threadId);
@@ -87,7 +89,7 @@ export class RunGateway {
     }
     // Only a thread this stateless call creates is temporary; a named existing one is kept.
     const temporary = pathThreadId === null && !existing && body.on_completion === "delete";
-    if (!existing) await this.threads.ensure(threadId, userId);
+    if (!existing) await runUrgent(() => this.threads.ensure(threadId, userId));
     const record = await this.fawn.runs.submit({
       threadId,
       invocation: {

@@ -1,3 +1,4 @@
+import { runUrgent } from "../../core/async/urgency.js";
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError, ValidationError } from "../../core/errors.js";
 import type {
@@ -129,7 +130,8 @@ export class SqlRunStore implements RunStore {
     input: NewThreadOperation,
     options: AdmissionOptions,
   ): Promise<AdmissionResult> {
-    return admitThreadOperation(this.database, input, options);
+    // A client waits on admission (its SSE `metadata` frame): served before queued writes.
+    return runUrgent(() => admitThreadOperation(this.database, input, options));
   }
 
   get(runId: string, scope: OwnerScope = {}): Promise<RunRow | null> {
