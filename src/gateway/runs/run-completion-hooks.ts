@@ -28,10 +28,14 @@ export class RunCompletionHooks {
     this.fawn = fawn;
   }
 
-  readonly onRunCompleted: CompletionHook = async (record) => {
+  readonly onRunCompleted: CompletionHook = async (record, options) => {
     const fawn = this.fawn;
     if (!fawn || record.operationKind !== "run") return;
-    const values = await this.headValues(fawn, record.threadId);
+    const webhook = record.kwargs.webhook;
+    // The title needs no checkpoint read when the journal saw the final values (every successful
+    // run); a webhook posts the head's values, so it still reads them.
+    const known = typeof webhook === "string" ? null : (options.finalValues ?? null);
+    const values = known ?? (await this.headValues(fawn, record.threadId));
     const title = values?.title;
     if (typeof title === "string" && title.length > 0) {
       await fawn.stores.threads
@@ -40,12 +44,14 @@ export class RunCompletionHooks {
           this.logger.warn({ error: describeError(error) }, "title update failed"),
         );
     }
-    const webhook = record.kwargs.webhook;
     // Detached: a slow receiver must never hold up the run's finalization.
     if (typeof webhook === "string") void this.postWebhook(fawn, record, webhook, values);
   };
 
-  private async headValues(fawn: Fawn, threadId: string): Promise<Record<string, unknown> | null> {
+  private async headValues(
+    fawn: Fawn,
+    threadId: string,
+  ): Promise<Readonly<Record<string, unknown>> | null> {
     try {
       const tuple = await fawn.checkpointer.getTuple({
         configurable: { thread_id: threadId, checkpoint_ns: "" },
@@ -60,7 +66,7 @@ export class RunCompletionHooks {
     fawn: Fawn,
     record: RunRecord,
     url: string,
-    values: Record<string, unknown> | null,
+    values: Readonly<Record<string, unknown>> | null,
   ): Promise<void> {
     try {
       const row = (await fawn.stores.runs.get(record.runId)) ?? record.toRow();
@@ -85,7 +91,7 @@ export class RunCompletionHooks {
   }
 }
 
-function filterValues(values: Record<string, unknown> | null): Record<string, unknown> {
+function filterValues(values: Readonly<Record<string, unknown>> | null): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values ?? {})) {
     if (!isInternalChannel(key)) out[key] = value;

@@ -66,6 +66,8 @@ export class RunJournal extends BaseCallbackHandler {
   private pendingProducers = 0;
   private producerWaiters: Array<() => void> = [];
   private readonly rootRunIds = new Set<string>();
+  /** The root graph's output (its state values at the end), when it ended without error. */
+  private rootOutputs: Readonly<Record<string, unknown>> | null = null;
   readonly usage: UsageLedger;
   readonly messages = new JournalMessages();
   private readonly artifacts = new Map<string, Set<string>>();
@@ -104,6 +106,15 @@ export class RunJournal extends BaseCallbackHandler {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * The graph's state values as its root run ended (LangGraph hands the output channels to the
+   * root chain's end), or null when it did not end normally. What the head checkpoint holds after
+   * a successful run, without reading it back.
+   */
+  finalValues(): Readonly<Record<string, unknown>> | null {
+    return this.rootOutputs;
   }
 
   // ---- writing ----------------------------------------------------------------------------
@@ -302,6 +313,7 @@ export class RunJournal extends BaseCallbackHandler {
 
   override handleChainEnd(outputs: ChainValues, runId: string, parentRunId?: string): void {
     if (parentRunId || !this.rootRunIds.has(runId)) return;
+    this.rootOutputs = outputs;
     this.append("run.end", outputs, { status: "success" });
     this.flushInBackground();
   }

@@ -265,7 +265,13 @@ async function runCompletionHook(f: Finalization): Promise<void> {
   else f.hostSignal.addEventListener("abort", relay, { once: true });
   try {
     await raceCancellation(
-      Promise.resolve().then(() => hook(f.record, { signal: interrupt.signal })),
+      Promise.resolve().then(() =>
+        hook(f.record, {
+          signal: interrupt.signal,
+          // Only a success leaves the head where the graph ended (a rollback restores the old one).
+          finalValues: f.record.status === "success" ? (f.journal?.finalValues() ?? null) : null,
+        }),
+      ),
       interrupt.signal,
     );
   } catch (error) {

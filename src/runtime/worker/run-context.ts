@@ -17,7 +17,7 @@ export interface RunContext {
    * Called once per finished run. The signal aborts when the host was cancelled: a hook that
    * would wait forever must stop then (finalization does not wait for it past that point).
    */
-  onRunCompleted?: ((record: RunRecord, options: { signal: AbortSignal }) => Promise<void>) | null;
+  onRunCompleted?: ((record: RunRecord, options: RunCompletedOptions) => Promise<void>) | null;
   /**
    * Hands the thread's sandbox back once the run is over, whatever its outcome (the reference's
    * SandboxMiddleware.after_agent). Runs in the finalizer before the thread can start its next run.
@@ -47,6 +47,16 @@ export interface RunContext {
 }
 
 /** Anything that streams like a compiled LangGraph graph. */
+export interface RunCompletedOptions {
+  signal: AbortSignal;
+  /**
+   * The graph's state values at the end of a successful run, as the journal saw them (the head
+   * checkpoint's values, without reading it back); null when unknown (no journal, a failed,
+   * interrupted or rolled-back run): read the checkpoint then.
+   */
+  finalValues?: Readonly<Record<string, unknown>> | null;
+}
+
 export interface StreamingAgent {
   stream(
     input: unknown,
