@@ -1,4 +1,5 @@
 import { runUrgent } from "../../core/async/urgency.js";
+import { isoNow } from "../../core/clock.js";
 import {
   BadRequestError,
   ConflictError,
@@ -15,6 +16,7 @@ import {
   type RunStatus,
 } from "../../runtime/run-types.js";
 import type { Json } from "../../runtime/serialize.js";
+import type { ThreadRow } from "../../runtime/thread-store.js";
 import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
@@ -76,10 +78,17 @@ export class RunGateway {
       if (replay) return replay;
     }
     const threadId = pathThreadId ?? statelessThreadId(body);
-    // Admission reads and writes go before queued background store work (see `runUrgent`).
-    const existing = await runUrgent(() => this.fawn.stores.threads.get(threadId));
-    if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
     const mayCreate = pathThreadId === null || body.if_not_exists === "create";
+    // Admission reads and writes go before queued background store work (see `runUrgent`).
+    // A run that may create its thread and checks nothing against its state inserts it at once:
+    // one store call for a new thread (a chat's first run) instead of a read, then an insert.
+    const insertFirst = mayCreate && !checksThreadState(body);
+    const existing = await runUrgent(() =>
+      insertFirst
+        ? this.createOrFindThread(threadId, userId)
+        : this.fawn.stores.threads.get(threadId),
+    );
+    if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
     if (!existing && !mayCreate) throw threadNotFound(threadId);
     await this.checkCheckpoint(threadId, body, existing !== null);
     if (body.strict_resume && body.command?.resume !== undefined) {
@@ -89,7 +98,7 @@ export class RunGateway {
     }
     // Only a thread this stateless call creates is temporary; a named existing one is kept.
     const temporary = pathThreadId === null && !existing && body.on_completion === "delete";
-    if (!existing) await runUrgent(() => this.threads.ensure(threadId, userId));
+    if (!existing && !insertFirst) await runUrgent(() => this.threads.ensure(threadId, userId));
     const record = await this.fawn.runs.submit({
       threadId,
       invocation: {
@@ -209,6 +218,17 @@ export class RunGateway {
     return { record, threadId: row.thread_id, threadHold: NO_HOLD };
   }
 
+  /** Null when this call created the thread; else the row that was already there. */
+  private async createOrFindThread(threadId: string, userId: string): Promise<ThreadRow | null> {
+    const { thread, created } = await this.fawn.stores.threads.create({
+      thread_id: threadId,
+      user_id: userId,
+      metadata: {},
+      created_at: isoNow(),
+    });
+    return created ? null : thread;
+  }
+
   /** A resume/fork point must belong to the thread and exist. */
   private async checkCheckpoint(
     threadId: string,
@@ -232,6 +252,15 @@ export class RunGateway {
     if (!tuple)
       throw new NotFoundError(`Checkpoint ${checkpointId} not found on thread ${threadId}.`);
   }
+}
+
+/** Whether admission checks the thread's checkpoints (a resume or fork point, strict resume). */
+function checksThreadState(body: RunCreateBody): boolean {
+  return (
+    body.checkpoint != null ||
+    body.checkpoint_id != null ||
+    (body.strict_resume === true && body.command?.resume !== undefined)
+  );
 }
 
 function statelessThreadId(body: RunCreateBody): string {
