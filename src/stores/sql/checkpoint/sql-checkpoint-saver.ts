@@ -13,6 +13,7 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { SqlDatabase, SqlExecutor } from "../database.js";
 import { toStoreError } from "../sql-errors.js";
+import { sqlStatement } from "../sql-text.js";
 import { nextChannelVersion, versionKey } from "./channel-version.js";
 import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-config.js";
 import { decodeCheckpoint } from "./checkpoint-decoder.js";
@@ -24,6 +25,11 @@ import { ListStore, type ListStoreOptions } from "./list-store.js";
 import { writePendingWrites } from "./pending-writes.js";
 import type { FinalBatch } from "./put-statements.js";
 import { lockThreadCheckpoints } from "./thread-lock.js";
+
+const HEAD_ROW =
+  "select * from checkpoints where thread_id = ? and checkpoint_ns = ? order by checkpoint_id desc limit 1";
+const ROW_BY_ID =
+  "select * from checkpoints where thread_id = ? and checkpoint_ns = ? and checkpoint_id = ?";
 
 export interface SqlCheckpointSaverOptions extends ListStoreOptions, ElementCodecOptions {
   serde?: SerializerProtocol;
@@ -84,15 +90,13 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     const { threadId, ns, checkpointId } = readAddress(config);
     if (threadId === undefined) return undefined;
     const [loaded] = await this.read(threadId, async (trx) => {
-      const row = await trx
-        .selectFrom("checkpoints")
-        .selectAll()
-        .where("thread_id", "=", threadId)
-        .where("checkpoint_ns", "=", ns)
-        .$if(checkpointId !== undefined, (qb) => qb.where("checkpoint_id", "=", checkpointId ?? ""))
-        .orderBy("checkpoint_id", "desc")
-        .limit(1)
-        .executeTakeFirst();
+      // Every run reads its thread's head (twice): SQL text, not built per call (sql-text.ts).
+      const { rows } = await trx.executeQuery<CheckpointRow>(
+        checkpointId === undefined
+          ? sqlStatement(this.database.dialect, HEAD_ROW, [threadId, ns])
+          : sqlStatement(this.database.dialect, ROW_BY_ID, [threadId, ns, checkpointId]),
+      );
+      const [row] = rows;
       return row === undefined ? [] : this.load(trx, threadId, [row]);
     });
     return loaded === undefined ? undefined : this.decode(loaded);
