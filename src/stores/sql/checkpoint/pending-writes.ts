@@ -1,53 +1,62 @@
-import type { Insertable } from "kysely";
-import type { SqlExecutor } from "../database.js";
+import type { CompiledQuery, Insertable } from "kysely";
 import type { CheckpointWritesTable } from "../schema.js";
+import type { SqlDialectName } from "../sql-dialect-name.js";
+import { sqlStatement } from "../sql-text.js";
 import { chunked, LOOKUP_CHUNK } from "./list-store.js";
 import type { FinalBatch } from "./put-statements.js";
 
-const WRITE_KEY = ["thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"] as const;
+const COLUMNS = [
+  "thread_id",
+  "checkpoint_ns",
+  "checkpoint_id",
+  "task_id",
+  "idx",
+  "channel",
+  "value_type",
+  "value",
+  "task_path",
+] as const;
+const INSERT = `insert into checkpoint_writes (${COLUMNS.join(", ")}) values `;
+const ROW = `(${COLUMNS.map(() => "?").join(", ")})`;
+const CONFLICT = " on conflict (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)";
+const KEEP_FIRST = `${CONFLICT} do nothing`;
+const REPLACE = `${CONFLICT} do update set channel = excluded.channel, value_type = excluded.value_type, value = excluded.value, task_path = excluded.task_path`;
 
 /**
  * Pending writes of one task (LangGraph's contract, as MemorySaver keeps it): a regular write
  * (idx ≥ 0) keeps the first value stored for its key, so a retried task cannot change what an
  * earlier attempt recorded; a special channel (error, interrupt, resume…: negative idx) replaces.
- * The inserts are the transaction's last statements (`finish`).
+ * The inserts are the transaction's last statements (`finish`). Every graph step writes these:
+ * SQL text, not built by the query builder per call (see sql-text.ts).
  */
 export async function writePendingWrites(
-  trx: SqlExecutor,
+  dialect: SqlDialectName,
   finish: FinalBatch,
   rows: readonly Insertable<CheckpointWritesTable>[],
 ): Promise<void> {
-  const keep = [
-    ...chunked(
-      rows.filter((row) => row.idx >= 0),
-      LOOKUP_CHUNK,
-    ),
-  ].map((part) =>
-    trx
-      .insertInto("checkpoint_writes")
-      .values(part)
-      .onConflict((oc) => oc.columns([...WRITE_KEY]).doNothing()),
-  );
-  const replace = [
-    ...chunked(
-      rows.filter((row) => row.idx < 0),
-      LOOKUP_CHUNK,
-    ),
-  ].map((part) =>
-    trx
-      .insertInto("checkpoint_writes")
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns([...WRITE_KEY]).doUpdateSet((eb) => ({
-          channel: eb.ref("excluded.channel"),
-          value_type: eb.ref("excluded.value_type"),
-          value: eb.ref("excluded.value"),
-          task_path: eb.ref("excluded.task_path"),
-        })),
-      ),
-  );
+  const statements = (subset: Insertable<CheckpointWritesTable>[], onConflict: string) =>
+    [...chunked(subset, LOOKUP_CHUNK)].map((part) => insertRows(dialect, part, onConflict));
   await finish(
-    [...keep, ...replace].map((query) => query.compile()),
+    [
+      ...statements(
+        rows.filter((row) => row.idx >= 0),
+        KEEP_FIRST,
+      ),
+      ...statements(
+        rows.filter((row) => row.idx < 0),
+        REPLACE,
+      ),
+    ],
     false,
   );
+}
+
+function insertRows(
+  dialect: SqlDialectName,
+  rows: readonly Insertable<CheckpointWritesTable>[],
+  onConflict: string,
+): CompiledQuery {
+  const text = `${INSERT}${rows.map(() => ROW).join(", ")}${onConflict}`;
+  const params = rows.flatMap((row) => COLUMNS.map((column) => row[column]));
+  return sqlStatement(dialect, text, params);
 }

@@ -198,14 +198,14 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
       // as one self-contained batch, one message to the worker.
       await this.wrap("put pending writes", () =>
         writePendingWrites(
-          this.database.db,
+          this.database.dialect,
           (queries) => this.database.executeBatch(queries),
           rows,
         ),
       );
     } else {
-      await this.write(threadId, "put pending writes", (trx, finish) =>
-        writePendingWrites(trx, finish, rows),
+      await this.write(threadId, "put pending writes", (_trx, finish) =>
+        writePendingWrites(this.database.dialect, finish, rows),
       );
     }
     this.onBytesWritten?.(
