@@ -102,7 +102,6 @@ export async function writeCheckpoint(
   }
   const listRefsText = JSON.stringify(listRefs);
   await insertPutRows(
-    trx,
     dialect,
     finish,
     {

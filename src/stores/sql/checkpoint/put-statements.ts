@@ -1,5 +1,4 @@
-import { type CompiledQuery, type Insertable, sql } from "kysely";
-import type { SqlExecutor } from "../database.js";
+import type { CompiledQuery, Insertable } from "kysely";
 import type {
   CheckpointBlobsTable,
   CheckpointListsTable,
@@ -7,6 +6,7 @@ import type {
   CheckpointsTable,
 } from "../schema.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
+import { sqlStatement } from "../sql-text.js";
 import { chunked, LOOKUP_CHUNK } from "./list-store.js";
 
 /**
@@ -35,7 +35,6 @@ export interface PutRows {
  * imported thread) add statements.
  */
 export async function insertPutRows(
-  trx: SqlExecutor,
   dialect: SqlDialectName,
   finish: FinalBatch,
   rows: PutRows,
@@ -43,37 +42,102 @@ export async function insertPutRows(
 ): Promise<void> {
   const inserts = [
     ...[...chunked(rows.messages, LOOKUP_CHUNK)].map((part) =>
-      trx
-        .insertInto("checkpoint_messages")
-        .values(part)
-        // Another branch of the thread may have stored the same message already.
-        .onConflict((oc) => oc.columns(["thread_id", "message_hash"]).doNothing()),
+      // Another branch of the thread may have stored the same message already.
+      insertText(MESSAGES, part, ' on conflict ("thread_id", "message_hash") do nothing'),
     ),
-    ...[...chunked(rows.lists, LOOKUP_CHUNK)].map((part) =>
-      trx.insertInto("checkpoint_lists").values(part),
-    ),
+    ...[...chunked(rows.lists, LOOKUP_CHUNK)].map((part) => insertText(LISTS, part, "")),
     ...[...chunked(rows.blobs, LOOKUP_CHUNK)].map((part) =>
-      trx
-        .insertInto("checkpoint_blobs")
-        .values(part)
-        // A version names one value: one already stored is kept.
-        .onConflict((oc) =>
-          oc.columns(["thread_id", "checkpoint_ns", "channel", "version"]).doNothing(),
-        ),
+      // A version names one value: one already stored is kept.
+      insertText(
+        BLOBS,
+        part,
+        ' on conflict ("thread_id", "checkpoint_ns", "channel", "version") do nothing',
+      ),
     ),
   ];
-  const checkpoint = upsertCheckpoint(trx, rows.checkpoint);
+  const checkpoint = insertText(CHECKPOINTS, [rows.checkpoint], CHECKPOINT_UPSERT);
   if (dialect === "postgres" && inserts.length <= MAX_COMBINED_INSERTS) {
-    const ctes = inserts.map((insert, i) => sql`${sql.raw(`put_${i}`)} as (${insert})`);
-    const statement =
-      ctes.length === 0 ? sql`${checkpoint}` : sql`with ${sql.join(ctes)} ${checkpoint}`;
-    await finish([statement.compile(trx)], afterStatements);
+    const ctes = inserts.map((insert, i) => `put_${i} as (${insert.text})`);
+    const text = ctes.length === 0 ? checkpoint.text : `with ${ctes.join(", ")} ${checkpoint.text}`;
+    const params = [...inserts.flatMap((insert) => insert.params), ...checkpoint.params];
+    await finish([sqlStatement(dialect, text, params)], afterStatements);
     return;
   }
   await finish(
-    [...inserts, checkpoint].map((query) => query.compile()),
+    [...inserts, checkpoint].map((insert) => sqlStatement(dialect, insert.text, insert.params)),
     afterStatements,
   );
+}
+
+/** A table's name and the columns a put writes, in order. */
+interface TableColumns<Row> {
+  table: string;
+  columns: readonly (keyof Row & string)[];
+}
+
+const MESSAGES: TableColumns<CheckpointMessagesTable> = {
+  table: "checkpoint_messages",
+  columns: ["thread_id", "message_hash", "message_type", "message"],
+};
+const LISTS: TableColumns<CheckpointListsTable> = {
+  table: "checkpoint_lists",
+  columns: ["list_id", "thread_id", "base_id", "length", "script"],
+};
+const BLOBS: TableColumns<CheckpointBlobsTable> = {
+  table: "checkpoint_blobs",
+  columns: [
+    "thread_id",
+    "checkpoint_ns",
+    "channel",
+    "version",
+    "kind",
+    "value_type",
+    "value",
+    "list_id",
+  ],
+};
+const CHECKPOINTS: TableColumns<CheckpointsTable> = {
+  table: "checkpoints",
+  columns: [
+    "thread_id",
+    "checkpoint_ns",
+    "checkpoint_id",
+    "parent_checkpoint_id",
+    "checkpoint_type",
+    "checkpoint",
+    "metadata_type",
+    "metadata",
+    "list_refs",
+  ],
+};
+/** A re-put of the same checkpoint id replaces it. */
+const CHECKPOINT_UPSERT = ` on conflict ("thread_id", "checkpoint_ns", "checkpoint_id") do update set ${[
+  "parent_checkpoint_id",
+  "checkpoint_type",
+  "checkpoint",
+  "metadata_type",
+  "metadata",
+  "list_refs",
+]
+  .map((column) => `"${column}" = excluded."${column}"`)
+  .join(", ")}`;
+
+/**
+ * A multi-row INSERT as SQL text with `?` placeholders: every put runs these, and building them
+ * with the query builder cost more main-thread CPU than the worker round trip (see sql-text.ts).
+ * A column a row leaves out (a nullable one) is bound as null.
+ */
+function insertText<Row>(
+  { table, columns }: TableColumns<Row>,
+  rows: readonly Partial<Record<keyof Row, unknown>>[],
+  suffix: string,
+): { text: string; params: unknown[] } {
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  const names = columns.map((column) => `"${column}"`).join(", ");
+  return {
+    text: `insert into "${table}" (${names}) values ${rows.map(() => row).join(", ")}${suffix}`,
+    params: rows.flatMap((values) => columns.map((column) => values[column] ?? null)),
+  };
 }
 
 /**
@@ -81,20 +145,3 @@ export async function insertPutRows(
  * parameters, far below its 65,535. More means a huge first put; those run one by one.
  */
 const MAX_COMBINED_INSERTS = 3;
-
-/** The checkpoint row; a re-put of the same id replaces it. */
-function upsertCheckpoint(trx: SqlExecutor, row: Insertable<CheckpointsTable>) {
-  return trx
-    .insertInto("checkpoints")
-    .values(row)
-    .onConflict((oc) =>
-      oc.columns(["thread_id", "checkpoint_ns", "checkpoint_id"]).doUpdateSet((eb) => ({
-        parent_checkpoint_id: eb.ref("excluded.parent_checkpoint_id"),
-        checkpoint_type: eb.ref("excluded.checkpoint_type"),
-        checkpoint: eb.ref("excluded.checkpoint"),
-        metadata_type: eb.ref("excluded.metadata_type"),
-        metadata: eb.ref("excluded.metadata"),
-        list_refs: eb.ref("excluded.list_refs"),
-      })),
-    );
-}
