@@ -2,8 +2,11 @@
  * Threads through the unmodified LangGraph SDK Client over HTTP: create (idempotent, if_exists),
  * get, update, search, count, delete, state (get/update/at checkpoint) and history.
  */
+import { access, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_USER_ID, FawnPaths } from "../../src/core/paths.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
 let h: GatewayHarness;
@@ -39,6 +42,16 @@ describe("threads via the SDK", () => {
 
     await client.threads.delete(created.thread_id);
     await expect(client.threads.get(created.thread_id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("deletes the thread's folder (workspace, uploads, outputs) with the thread", async () => {
+    const created = await client.threads.create();
+    const paths = new FawnPaths(h.fawn.config.home);
+    const scope = { threadId: created.thread_id, userId: DEFAULT_USER_ID };
+    const dirs = await paths.ensureThreadDirs(scope);
+    await writeFile(join(dirs.outputsDir, "report.md"), "# Report\n");
+    await client.threads.delete(created.thread_id);
+    await expect(access(paths.threadDir(scope))).rejects.toMatchObject({ code: "ENOENT" });
   });
 
   it("is idempotent by default and honours if_exists", async () => {

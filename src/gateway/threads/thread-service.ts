@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { isoNow } from "../../core/clock.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../core/errors.js";
 import { newThreadId } from "../../core/ids.js";
+import { FawnPaths } from "../../core/paths.js";
 import type { Fawn } from "../../embedded/create-fawn.js";
 import type { ThreadRow, ThreadStatus } from "../../runtime/thread-store.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
@@ -22,10 +23,14 @@ export function clientMetadata(
 
 /** Thread rows and their state, always on behalf of one user: another user's ids are 404. */
 export class ThreadService {
+  private readonly paths: FawnPaths;
+
   constructor(
     private readonly fawn: Fawn,
     private readonly state: ThreadStateService,
-  ) {}
+  ) {
+    this.paths = new FawnPaths(fawn.config.home);
+  }
 
   async getOwned(threadId: string, userId: string): Promise<ThreadRow> {
     const row = await this.fawn.stores.threads.get(threadId, { userId });
@@ -102,7 +107,10 @@ export class ThreadService {
     return toApiThread(row, await this.state.state(threadId));
   }
 
-  /** Removes checkpoints, events, runs and the row; 409 while any work is in flight. */
+  /**
+   * Removes checkpoints, events, runs, the row and the thread's folder (workspace, uploads,
+   * outputs); 409 while any work is in flight.
+   */
   async delete(threadId: string, userId: string): Promise<void> {
     await this.getOwned(threadId, userId);
     const { manager, stores } = this.fawn;
@@ -119,6 +127,9 @@ export class ThreadService {
           if (record.threadId === threadId) manager.forget(record.runId);
         }
         await stores.threads.delete(threadId, { userId });
+        // Last: once the row is gone no new run can start on the thread, and a failure here
+        // leaves only files nobody can reach through the API.
+        await this.paths.deleteThreadDir({ threadId, userId });
       },
     );
   }
