@@ -48,10 +48,11 @@ export function createLeadAgent(options: LeadAgentOptions) {
     ...(options.tools ?? []),
     ...middlewares.flatMap((middleware) => middleware.tools ?? []),
   ]);
-  const bound =
-    tools.length > 0 && options.model.bindTools
-      ? options.model.bindTools([...tools])
-      : options.model;
+  const bindTools = (list: readonly StructuredToolInterface[]) =>
+    (list.length > 0 && options.model.bindTools
+      ? options.model.bindTools([...list])
+      : options.model
+    ).withConfig({ tags: [LEAD_AGENT_TAG] });
   const withBeforeAgent = hasHook(middlewares, "beforeAgent");
   const withAfterAgent = hasHook(middlewares, "afterAgent");
   const context: StepContext = {
@@ -62,7 +63,7 @@ export function createLeadAgent(options: LeadAgentOptions) {
     exitNode: withAfterAgent ? AFTER_AGENT_NODE : END,
   };
   const modelStep = createModelStep(
-    { callable: bound.withConfig({ tags: [LEAD_AGENT_TAG] }), systemPrompt: options.systemPrompt },
+    { callable: bindTools(tools), tools, bindTools, systemPrompt: options.systemPrompt },
     context,
   );
   const exits = [context.exitNode];

@@ -160,6 +160,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         contextWindow: model.context_window,
         ...options.middlewareOptions,
         skills: skills.middleware,
+        skillToolPolicy: skills.toolPolicy,
         memory: memory.runMiddleware(),
       });
     const graph = createLeadAgent({

@@ -7,6 +7,7 @@ import {
   SystemMessage,
 } from "@langchain/core/messages";
 import type { Runnable, RunnableConfig } from "@langchain/core/runnables";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { composeModelHandler, runStateHooks } from "../middlewares/chain.js";
 import type { RuntimeSource } from "../middlewares/runtime.js";
@@ -18,9 +19,15 @@ import type { ThreadState, ThreadStateUpdate } from "./thread-state.js";
 
 export type ModelStepResult = Array<Command | ThreadStateUpdate>;
 
+type ModelCallable = Runnable<BaseLanguageModelInput, BaseMessage, RunnableConfig>;
+
 export interface ModelStepOptions {
-  /** The model as the lead agent calls it: tools bound, tagged `lead_agent`. */
-  callable: Runnable<BaseLanguageModelInput, BaseMessage, RunnableConfig>;
+  /** The model as the lead agent calls it: every tool bound, tagged `lead_agent`. */
+  callable: ModelCallable;
+  /** The tools bound to `callable`; a request may narrow them (skill tool policy). */
+  tools: readonly StructuredToolInterface[];
+  /** Binds a narrower tool list the same way `callable` was bound. */
+  bindTools?: (tools: readonly StructuredToolInterface[]) => ModelCallable;
   systemPrompt?: string | undefined;
 }
 
@@ -32,11 +39,23 @@ export interface ModelStepOptions {
  * else the end of the turn.
  */
 export function createModelStep(options: ModelStepOptions, context: StepContext) {
+  // A narrowed tool list is bound once per distinct set of names, not on every call.
+  const narrowed = new Map<string, ModelCallable>();
+  const callableFor = (tools: readonly StructuredToolInterface[]): ModelCallable => {
+    if (tools === options.tools || !options.bindTools) return options.callable;
+    const key = tools.map((tool) => tool.name).join("\u0000");
+    let callable = narrowed.get(key);
+    if (!callable) {
+      callable = options.bindTools(tools);
+      narrowed.set(key, callable);
+    }
+    return callable;
+  };
   const callModel: (config: RunnableConfig) => ModelHandler = (config) => async (request) => {
     const messages: BaseMessage[] = request.systemPrompt
       ? [new SystemMessage(request.systemPrompt), ...request.messages]
       : [...request.messages];
-    return asStoredMessage(await options.callable.invoke(messages, config));
+    return asStoredMessage(await callableFor(request.tools).invoke(messages, config));
   };
 
   return async (state: ThreadState, config: LangGraphRunnableConfig): Promise<ModelStepResult> => {
@@ -46,6 +65,7 @@ export function createModelStep(options: ModelStepOptions, context: StepContext)
     const response = await handler({
       messages: before.state.messages,
       systemPrompt: options.systemPrompt,
+      tools: options.tools,
       state: before.state,
     });
     const answered: ThreadStateUpdate = { messages: [response] };

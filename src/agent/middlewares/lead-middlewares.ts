@@ -87,6 +87,8 @@ export interface LeadMiddlewareOptions {
   clock?: Clock;
   /** Built per run by agent/skills (needs the user's enabled skills): view sync, slash activation. */
   skills?: AgentMiddleware | null;
+  /** Built with `skills`: scopes tools to the active skills' `allowed-tools`. */
+  skillToolPolicy?: AgentMiddleware | null;
   /** Built by agent/memory when `memory.enabled`: queues the conversation after the run. */
   memory?: AgentMiddleware | null;
 }
@@ -113,6 +115,7 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
     createModelRetryMiddleware(options.modelRetry),
     createToolErrorMiddleware(),
     options.skills ?? false,
+    options.skillToolPolicy ?? false,
     settings.summarization.enabled &&
       createSummarizationMiddleware({
         config: settings.summarization,

@@ -32,6 +32,8 @@ export interface ModelRequest {
   /** The conversation sent to the model (without the system prompt). */
   readonly messages: readonly BaseMessage[];
   readonly systemPrompt: string | undefined;
+  /** The tools the model may call in this request (a middleware may narrow them). */
+  readonly tools: readonly StructuredToolInterface[];
   /** Thread state as the model step sees it (earlier hooks' updates applied). */
   readonly state: ThreadState;
 }

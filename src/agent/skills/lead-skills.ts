@@ -5,12 +5,15 @@ import type { AgentMiddleware } from "../middlewares/types.js";
 import type { PromptSkill } from "../prompts/prompt-sections.js";
 import type { Skill } from "./skill.js";
 import type { SkillCatalog } from "./skill-catalog.js";
+import { createSkillToolPolicyMiddleware } from "./skill-tool-policy.js";
 import { createSkillsMiddleware } from "./skills-middleware.js";
 
 export interface RunSkills {
   /** Listed in the system prompt (empty when the tools cannot read /mnt/skills). */
   prompt: PromptSkill[];
   middleware: AgentMiddleware;
+  /** Scopes tools to the active skills' `allowed-tools`. */
+  toolPolicy: AgentMiddleware;
 }
 
 /**
@@ -48,6 +51,10 @@ export async function skillsForRun(options: {
       containerPath: options.catalog.containerPath,
       projectView: options.inSandbox,
       logger,
+    }),
+    toolPolicy: createSkillToolPolicyMiddleware({
+      skills: enabled,
+      containerPath: options.catalog.containerPath,
     }),
   };
 }

@@ -92,7 +92,7 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions): AgentM
 }
 
 /** What the user typed last (before the uploads block was prepended), or null. */
-function latestUserText(messages: readonly BaseMessage[]): string | null {
+export function latestUserText(messages: readonly BaseMessage[]): string | null {
   const message = messages.findLast((candidate) => isUserMessage(candidate));
   if (!message) return null;
   const original: unknown = message.additional_kwargs?.[ORIGINAL_USER_CONTENT_KEY];
