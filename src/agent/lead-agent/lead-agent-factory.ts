@@ -141,7 +141,12 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       );
     }
     const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
-    const runTools = run.subagentEnabled ? [...tools, subagents.taskTool(model, tools)] : tools;
+    // Memory tools are the lead agent's own: sub-agents inherit `tools`, not these.
+    const runTools = [
+      ...tools,
+      ...(run.subagentEnabled ? [subagents.taskTool(model, tools)] : []),
+      ...memory.tools(),
+    ];
     const userId = runUserId(config);
     const skills = await skillsForRun({
       catalog: skillCatalog,

@@ -117,7 +117,7 @@ function acceptedSummary(update: SummaryUpdate | undefined, at: string): MemoryS
 }
 
 /** Facts beyond the cap are evicted lowest confidence first, oldest first among equals. */
-function keepMostConfident(facts: MemoryFact[], maxFacts: number): MemoryFact[] {
+export function keepMostConfident(facts: MemoryFact[], maxFacts: number): MemoryFact[] {
   if (facts.length <= maxFacts) return facts;
   const evicted = new Set(
     [...facts]

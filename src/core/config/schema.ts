@@ -92,8 +92,11 @@ export const skillsConfigSchema = z.strictObject({
 
 export const memoryConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
-  /** Only `middleware` (after each run) is implemented; the reference's `tool` mode is not. */
-  mode: z.literal("middleware").default("middleware"),
+  /**
+   * `middleware`: after each run a background model call updates the memory. `tool`: the agent
+   * keeps it itself with `memory_search/add/update/delete`; only summaries are injected.
+   */
+  mode: z.enum(["middleware", "tool"]).default("middleware"),
   injection_enabled: z.boolean().default(true),
   /** Quiet time per thread before its conversation is turned into memory. */
   debounce_seconds: z.number().min(0).default(30),
