@@ -187,6 +187,7 @@ describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
   it("a slash-activated skill scopes the run; reading a wider skill does not widen it", async () => {
     const { bound, outputs } = await runTurn("t-slash", "/scoped go");
     for (const call of bound) expect(call).toEqual(["ls", "read_file"]);
+    // (describe_skill is always allowed but only offered with deferred discovery.)
     expect(outputs[0]).toContain(
       "Error: Tool 'write_file' is not allowed by the active skill policy",
     );
@@ -232,12 +233,16 @@ describe("allowedToolsFor", () => {
     enabled: true,
   });
 
-  it("is null without a declaring skill, else the union plus read_file", () => {
+  it("is null without a declaring skill, else the union plus read_file and describe_skill", () => {
     expect(allowedToolsFor([])).toBeNull();
     expect(allowedToolsFor([skill(null)])).toBeNull();
-    expect([...(allowedToolsFor([skill([]), skill(null)]) ?? [])]).toEqual(["read_file"]);
+    expect([...(allowedToolsFor([skill([]), skill(null)]) ?? [])].sort()).toEqual([
+      "describe_skill",
+      "read_file",
+    ]);
     expect([...(allowedToolsFor([skill(["ls"]), skill(["bash", "ls"])]) ?? [])].sort()).toEqual([
       "bash",
+      "describe_skill",
       "ls",
       "read_file",
     ]);

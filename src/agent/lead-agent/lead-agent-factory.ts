@@ -141,20 +141,22 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       );
     }
     const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
-    // Memory tools are the lead agent's own: sub-agents inherit `tools`, not these.
-    const runTools = [
-      ...tools,
-      ...(run.subagentEnabled ? [subagents.taskTool(model, tools)] : []),
-      ...memory.tools(),
-    ];
     const userId = runUserId(config);
     const skills = await skillsForRun({
       catalog: skillCatalog,
       paths,
       userId,
       inSandbox: options.sandbox !== undefined && options.tools === undefined,
+      deferred: options.config.skills?.deferred_discovery === true,
       logger,
     });
+    // Memory and skill-lookup tools are the lead agent's own: sub-agents inherit `tools` only.
+    const runTools = [
+      ...tools,
+      ...(run.subagentEnabled ? [subagents.taskTool(model, tools)] : []),
+      ...memory.tools(),
+      ...skills.tools,
+    ];
     const middlewares =
       options.middlewares?.(run) ??
       buildLeadMiddlewares({
@@ -176,6 +178,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         options.systemPrompt ??
         leadSystemPrompt(runTools, middlewares, run, settings, {
           skills: skills.prompt,
+          skillsDeferred: skills.deferred,
           memory: await memory.promptBlock(userId),
         }),
       resolveModel,
@@ -195,7 +198,7 @@ function leadSystemPrompt(
   middlewares: readonly AgentMiddleware[],
   run: LeadRunOptions,
   settings: { maxTotalSubagents: number },
-  perUser: { skills: readonly PromptSkill[]; memory: string | null },
+  perUser: { skills: readonly PromptSkill[]; skillsDeferred: boolean; memory: string | null },
 ): string {
   const all = [...tools, ...middlewares.flatMap((middleware) => middleware.tools ?? [])];
   const seen = new Set<string>();
@@ -203,6 +206,7 @@ function leadSystemPrompt(
   return buildSystemPrompt({
     tools: listed.map((tool) => ({ name: tool.name, description: tool.description })),
     skills: perUser.skills,
+    skillsDeferred: perUser.skillsDeferred,
     memory: perUser.memory,
     subagents: run.subagentEnabled
       ? subagentLimits({

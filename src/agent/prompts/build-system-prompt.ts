@@ -11,6 +11,8 @@ export interface SystemPromptOptions {
   tools?: readonly PromptTool[];
   /** The user's enabled skills (listed with where their SKILL.md is). */
   skills?: readonly PromptSkill[];
+  /** List skill names only (`skills.deferred_discovery`). */
+  skillsDeferred?: boolean;
   subagents?: { maxConcurrent: number; maxTotal: number } | null;
   /** The user's rendered `<memory>` block (see agent/memory), or null. */
   memory?: string | null;
@@ -27,6 +29,7 @@ export function buildSystemPrompt(options: SystemPromptOptions = {}): string {
     agentName: options.agentName ?? "Fawn",
     tools: options.tools ?? [],
     skills: options.skills ?? [],
+    skillsDeferred: options.skillsDeferred ?? false,
     subagents: options.subagents ?? null,
     memory: options.memory ?? null,
     currentDate: formatPromptDate(options.date ?? new Date(), options.timeZone),

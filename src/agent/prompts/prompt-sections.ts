@@ -20,6 +20,8 @@ export interface PromptContext {
   agentName: string;
   tools: readonly PromptTool[];
   skills: readonly PromptSkill[];
+  /** Only the skills' names are listed; `describe_skill` tells the rest (`skills.deferred_discovery`). */
+  skillsDeferred: boolean;
   /** Set when the run may delegate with `task`. */
   subagents: { maxConcurrent: number; maxTotal: number } | null;
   /** The user's `<memory>` block (already rendered and escaped), or null. */
@@ -76,7 +78,8 @@ Clarify, then plan, then act. If the request is missing information you cannot r
 
 const skills: PromptSection = {
   name: "skill_system",
-  render: ({ skills: available }) => {
+  render: ({ skills: available, skillsDeferred }) => {
+    if (skillsDeferred && available.length > 0) return deferredSkillIndex(available);
     const list =
       available.length === 0
         ? "(no skills are installed yet)"
@@ -94,6 +97,17 @@ ${list}
 </skill_system>`;
   },
 };
+
+/** Names only: a long skill catalog costs a line per skill instead of a paragraph. */
+function deferredSkillIndex(available: readonly PromptSkill[]): string {
+  const names = available.map((skill) => `<skill name="${escapeXml(skill.name)}"/>`).join("\n");
+  return `<skill_system>
+Skills are instructions for specific kinds of work. Only their names are listed here: when a task might match one, call describe_skill with its name to see what it is for and where its SKILL.md is, then read that SKILL.md with read_file before using the skill, and follow it. Files a skill refers to are in the same folder; they are read-only.
+<skill_index>
+${names}
+</skill_index>
+</skill_system>`;
+}
 
 const toolSummary: PromptSection = {
   name: "tools",

@@ -1,8 +1,10 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { describeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import type { FawnPaths } from "../../core/paths.js";
 import type { AgentMiddleware } from "../middlewares/types.js";
 import type { PromptSkill } from "../prompts/prompt-sections.js";
+import { createDescribeSkillTool } from "./describe-skill-tool.js";
 import type { Skill } from "./skill.js";
 import type { SkillCatalog } from "./skill-catalog.js";
 import { createSkillToolPolicyMiddleware } from "./skill-tool-policy.js";
@@ -14,6 +16,10 @@ export interface RunSkills {
   middleware: AgentMiddleware;
   /** Scopes tools to the active skills' `allowed-tools`. */
   toolPolicy: AgentMiddleware;
+  /** The prompt lists names only (`skills.deferred_discovery`). */
+  deferred: boolean;
+  /** `describe_skill` when discovery is deferred, else none. */
+  tools: StructuredToolInterface[];
 }
 
 /**
@@ -27,6 +33,8 @@ export async function skillsForRun(options: {
   paths: FawnPaths;
   userId: string;
   inSandbox: boolean;
+  /** `skills.deferred_discovery`. */
+  deferred?: boolean;
   logger?: Logger;
 }): Promise<RunSkills> {
   const logger = options.logger ?? rootLogger;
@@ -37,7 +45,10 @@ export async function skillsForRun(options: {
     // A broken skills folder must not stop the agent; it runs without skills.
     logger.warn({ error: describeError(error) }, "skills could not be loaded; running without");
   }
+  const deferred = options.deferred === true && options.inSandbox && enabled.length > 0;
   return {
+    deferred,
+    tools: deferred ? [createDescribeSkillTool(enabled, options.catalog.containerPath)] : [],
     prompt: options.inSandbox
       ? enabled.map((skill) => ({
           name: skill.name,

@@ -8,10 +8,11 @@ import { latestUserText } from "./skills-middleware.js";
 import { resolveSlashSkill } from "./slash-activation.js";
 
 /**
- * Tools an active skill's `allowed-tools` never takes away: reading files is how the agent loads
- * a skill and follows it, so the policy cannot lock the agent out of its own instructions.
+ * Tools an active skill's `allowed-tools` never takes away: reading files (and looking skills up)
+ * is how the agent loads a skill and follows it, so the policy cannot lock it out of its own
+ * instructions.
  */
-export const ALWAYS_ALLOWED_TOOLS: ReadonlySet<string> = new Set(["read_file"]);
+export const ALWAYS_ALLOWED_TOOLS: ReadonlySet<string> = new Set(["read_file", "describe_skill"]);
 
 /**
  * The tools a set of active skills allows, or null for no restriction. Null when no active skill

@@ -88,6 +88,8 @@ export const skillsConfigSchema = z.strictObject({
       error: `skills.container_path: only ${SKILLS_CONTAINER_PATH} is supported (sandboxes mount skills there)`,
     })
     .default(SKILLS_CONTAINER_PATH),
+  /** List only skill names in the prompt; the agent looks one up with `describe_skill`. */
+  deferred_discovery: z.boolean().default(false),
 });
 
 export const memoryConfigSchema = z.strictObject({
