@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
+import { closeMcpToolCache } from "../agent/mcp/mcp-tool-cache.js";
 import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
 import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
@@ -126,6 +127,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
       // Runs are done, so their memory updates are all queued: run them now, bounded.
       await flushMemoryUpdates(config.home, config.memory.shutdown_flush_timeout_seconds * 1000);
+      // No tool call is running any more: end the MCP sessions (stdio servers exit).
+      await closeMcpToolCache(config.home);
       // After the runs: no tool call is using a sandbox any more.
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();

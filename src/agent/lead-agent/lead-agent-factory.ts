@@ -7,6 +7,8 @@ import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../core/paths.js";
 import type { AgentFactory } from "../../runtime/worker/run-context.js";
+import { mcpToolCacheFor } from "../mcp/mcp-tool-cache.js";
+import { acceptMcpTools } from "../mcp/merge-mcp-tools.js";
 import { LeadMemory } from "../memory/lead-memory.js";
 import {
   buildLeadMiddlewares,
@@ -55,6 +57,8 @@ export interface LeadAgentFactoryOptions {
   env?: Env;
   /** Folder relative `script:` paths are resolved against (default: the working directory). */
   baseDir?: string;
+  /** `false`: no MCP tools (by default the servers of extensions_config.json join every run). */
+  mcp?: false;
   logger?: Logger;
 }
 
@@ -91,6 +95,8 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     config: options.config.memory,
     logger,
   });
+  // MCP tool names already reported as shadowed (warned once, not on every run).
+  const shadowedMcpTools = new Set<string>();
   // Models hold no per-run state, so one instance per (model, thinking, effort) serves every run.
   const models = new Map<string, Promise<BaseChatModel>>();
 
@@ -141,6 +147,15 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       );
     }
     const thinkingEnabled = run.thinkingEnabled && model.supports_thinking;
+    // extensions_config.json is re-read per build; servers whose entry is unchanged are reused.
+    const mcpTools =
+      options.mcp === false
+        ? []
+        : await mcpToolCacheFor({
+            home: options.config.home,
+            logger,
+            ...(options.env ? { env: options.env } : {}),
+          }).tools();
     const userId = runUserId(config);
     const skills = await skillsForRun({
       catalog: skillCatalog,
@@ -150,13 +165,6 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       deferred: options.config.skills?.deferred_discovery === true,
       logger,
     });
-    // Memory and skill-lookup tools are the lead agent's own: sub-agents inherit `tools` only.
-    const runTools = [
-      ...tools,
-      ...(run.subagentEnabled ? [subagents.taskTool(model, tools)] : []),
-      ...memory.tools(),
-      ...skills.tools,
-    ];
     const middlewares =
       options.middlewares?.(run) ??
       buildLeadMiddlewares({
@@ -170,6 +178,27 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         skillToolPolicy: skills.toolPolicy,
         memory: memory.runMiddleware(),
       });
+    const leadOnlyTools = [...memory.tools(), ...skills.tools];
+    // MCP tools come last (reference §1.2): every other tool keeps its name, first one wins.
+    const acceptedMcpTools = acceptMcpTools(
+      [
+        ...[...tools, ...leadOnlyTools].map((tool) => tool.name),
+        ...(run.subagentEnabled ? ["task"] : []),
+        ...middlewares.flatMap((middleware) => middleware.tools ?? []).map((tool) => tool.name),
+      ],
+      mcpTools,
+      shadowedMcpTools,
+      logger,
+    );
+    // Memory and skill-lookup tools are the lead agent's own: sub-agents inherit `tools` and
+    // the MCP tools only.
+    const inherited = [...tools, ...acceptedMcpTools];
+    const runTools = [
+      ...tools,
+      ...(run.subagentEnabled ? [subagents.taskTool(model, inherited)] : []),
+      ...leadOnlyTools,
+      ...acceptedMcpTools,
+    ];
     const graph = createLeadAgent({
       model: await buildModel(model, thinkingEnabled, run.reasoningEffort),
       tools: runTools,
