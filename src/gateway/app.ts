@@ -10,6 +10,7 @@ import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
+import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
@@ -23,6 +24,7 @@ import { healthRoute, infoRoute } from "./system-routes.js";
 import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
 import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
+import { webRoutes } from "./web/web-routes.js";
 
 export interface GatewayOptions {
   fawn: Fawn;
@@ -36,6 +38,8 @@ export interface GatewayOptions {
   maxBodyBytes?: number;
   streamHooks?: StreamTestHooks;
   logger?: Logger;
+  /** The built web workspace served at `/` (default `web/dist`); `false`: API only. */
+  webRoot?: string | false;
 }
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -77,6 +81,8 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   app.route("/api", api);
   app.route("/api/langgraph", api);
+  // Last: the UI and its SPA fallback never shadow `/api/*` or `/health`.
+  if (options.webRoot !== false) app.route("/", webRoutes(options.webRoot));
   return app;
 }
 
@@ -111,5 +117,6 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", modelRoutes(s));
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
+  api.route("/", mcpRoutes(s, auth));
   return api;
 }

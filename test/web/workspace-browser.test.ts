@@ -1,0 +1,219 @@
+/**
+ * The web workspace in real Chromium against a real gateway (the UI built once for this file,
+ * served by the gateway at `/`): the offline demo's report streams in with its tool steps and
+ * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
+ * reload; tokens show while they stream; Stop cancels a run; an uploaded file reaches the agent;
+ * with local auth, a wrong password shows an error and the right one opens the workspace.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildWeb } from "../../web/ensure-web-build.js";
+import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
+
+const hasChromium = await requireChromium();
+
+const SLOW_ANSWER =
+  "Streaming works: these words arrive one at a time, so the page shows the answer growing " +
+  "while the model is still writing it, and the last word is here.";
+
+const SCRIPT = [
+  { match: "stream please", stream_delay_ms: 25, turns: [{ content: SLOW_ANSWER }] },
+  { match: "hang now", hang: true },
+  {
+    match: "attached",
+    turns: [
+      {
+        tool_calls: [
+          {
+            name: "read_file",
+            args: { description: "look at the upload", path: "/mnt/user-data/uploads/visits.csv" },
+          },
+        ],
+      },
+      { content: "Kyoto has the most visits." },
+    ],
+  },
+];
+
+const CSV = "city,visits\nLisbon,3\nKyoto,5\n";
+
+const RECORD_ASSISTANT_TEXTS = `
+  window.seenTexts = [];
+  new MutationObserver(() => {
+    const text = document.querySelector(".message.assistant .markdown")?.textContent ?? "";
+    if (text && window.seenTexts.at(-1) !== text) window.seenTexts.push(text);
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+`;
+
+describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
+  let webRoot: string;
+  let browser: Browser;
+  let server: WebGateway;
+  let authServer: WebGateway;
+
+  beforeAll(async () => {
+    webRoot = await mkdtemp(join(tmpdir(), "fawn-web-dist-"));
+    await buildWeb(webRoot);
+    browser = await launchChromium();
+    server = await startWebGateway({
+      webRoot,
+      config: (home) => ({
+        models: [
+          { name: "demo", use: "demo", model: "demo" },
+          { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
+        ],
+      }),
+    });
+    await writeFile(join(server.home, "s.json"), JSON.stringify(SCRIPT));
+    authServer = await startWebGateway({ webRoot, config: () => ({ auth: { mode: "local" } }) });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await authServer?.close();
+    if (webRoot) await rm(webRoot, { recursive: true, force: true });
+  });
+
+  async function openPage(url: string): Promise<Page> {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.goto(url);
+    return page;
+  }
+
+  async function send(page: Page, text: string): Promise<void> {
+    await page.getByLabel("Message").fill(text);
+    await page.getByLabel("Message").press("Enter");
+  }
+
+  it("runs the demo: streamed answer, tool steps, the report in the artifacts panel, download, reload", async () => {
+    const page = await openPage(server.url);
+    const picker = page.getByLabel("Model");
+    expect(await picker.locator("option").allTextContents()).toContainEqual(
+      expect.stringMatching(/offline demo/i),
+    );
+
+    await send(page, "Write me a short report");
+    const answer = page.locator(".message.assistant").last();
+    await answer.getByText("Highlights: 25 primes below 100").waitFor();
+    expect(page.url()).toMatch(/\/chats\/[0-9a-f-]{36}$/);
+
+    // Each tool call is a collapsible step with its name, arguments and result.
+    for (const tool of ["bash", "write_file", "present_files"]) {
+      await page.locator(`.tool-step[data-tool="${tool}"]`).first().waitFor();
+    }
+    const write = page.locator('.tool-step[data-tool="write_file"]');
+    await write.locator("summary").click();
+    await write.getByText('"path": "/mnt/user-data/outputs/report.md"').waitFor();
+    await write.locator(".tool-result").waitFor();
+
+    // The report is in the artifacts panel: preview, then download.
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await panel.getByRole("button", { name: "report.md" }).click();
+    await panel.getByRole("heading", { name: "Prime numbers below 100" }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      panel.getByRole("link", { name: "Download" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("report.md");
+    const saved = await download.path();
+    expect(await readFile(saved, "utf8")).toContain("# Prime numbers below 100");
+
+    // After a reload the thread is in the sidebar (active) and its conversation is back.
+    const threadId = page.url().split("/").at(-1) ?? "";
+    await page.reload();
+    const active = page.locator(".thread.active");
+    await active.waitFor();
+    expect(await page.locator(".thread").count()).toBeGreaterThanOrEqual(1);
+    await page.locator(".message.human").getByText("Write me a short report").waitFor();
+    await page.locator(".message.assistant").getByText("Highlights: 25 primes").waitFor();
+    expect(await active.locator("button").first().getAttribute("data-thread-id")).toBe(threadId);
+    await page.context().close();
+  });
+
+  it("shows the answer while it streams, token by token", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    // Every text the assistant bubble shows, recorded on each DOM change (runs in the page).
+    await page.evaluate(RECORD_ASSISTANT_TEXTS);
+    await send(page, "stream please");
+    await page.locator(".message.assistant").getByText("the last word is here.").waitFor();
+    const seen = (await page.evaluate("window.seenTexts")) as string[];
+    const partial = seen.filter((text) => text.length < SLOW_ANSWER.length);
+    expect(partial.length).toBeGreaterThan(0);
+    for (const text of partial) expect(SLOW_ANSWER.startsWith(text.trimEnd())).toBe(true);
+    await page.context().close();
+  });
+
+  it("stops a running run with the Stop button", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    await send(page, "hang now");
+    const stop = page.getByRole("button", { name: "Stop" });
+    await stop.waitFor();
+    await page.waitForURL(/\/chats\//);
+    await stop.click();
+    await page.getByRole("status").getByText("Stopped.").waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    const threadId = page.url().split("/").at(-1) ?? "";
+    await expect
+      .poll(async () => {
+        const runs = await fetch(`${server.url}/api/threads/${threadId}/runs`).then(
+          (response) => response.json() as Promise<Array<{ status: string }>>,
+        );
+        return runs.map((run) => run.status);
+      })
+      .toEqual(["interrupted"]);
+    await page.context().close();
+  });
+
+  it("uploads an attached file that the agent then reads", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    await page.getByTestId("file-input").setInputFiles({
+      name: "visits.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(CSV),
+    });
+    await page.locator(".composer .chip").getByText("visits.csv").waitFor();
+    await send(page, "What is in the file I attached?");
+    await page.locator(".message.human .chip").getByText("visits.csv").waitFor();
+    await page.locator(".message.assistant").getByText("Kyoto has the most visits.").waitFor();
+    const read = page.locator('.tool-step[data-tool="read_file"]');
+    await read.locator("summary").click();
+    await read.locator(".tool-result").getByText("Lisbon,3").waitFor();
+    await page.context().close();
+  });
+
+  it("with local auth: a wrong password shows an error, the right one opens the workspace", async () => {
+    const registered = await fetch(`${authServer.url}/api/auth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "ada@example.com", password: "correct horse" }),
+    });
+    expect(registered.status).toBe(201);
+
+    const page = await openPage(authServer.url);
+    await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").getByText("Invalid email or password.").waitFor();
+
+    await page.getByLabel("Password").fill("correct horse");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "New chat" }).waitFor();
+    await page.getByText("ada@example.com").waitFor();
+
+    // Mutating calls (thread creation, run stream, search) carry the CSRF header: a run works.
+    await send(page, "hello");
+    await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+    await page.reload();
+    await page.locator(".thread.active").waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,181 @@
+import type { Client } from "@langchain/langgraph-sdk";
+import { useStream } from "@langchain/langgraph-sdk/react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { apiJson } from "../api/http.js";
+import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
+import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { Composer } from "./composer.js";
+import { type ChatMessage, groupMessages } from "./message-groups.js";
+import { MessageList } from "./message-list.js";
+import { TodoList } from "./todo-list.js";
+
+interface Props {
+  client: Client;
+  initialThreadId: string | null;
+  models: ModelInfo[];
+  onThreadCreated: (threadId: string) => void;
+  onRunFinished: () => void;
+}
+
+/** Only the modes Fawn serves for the UI: full values and streamed message tokens. */
+const STREAM_MODES = ["values", "messages-tuple"] as const;
+
+/** One conversation: `useStream` against `/api`, messages, todos, composer, artifacts. */
+export function ChatView({
+  client,
+  initialThreadId,
+  models,
+  onThreadCreated,
+  onRunFinished,
+}: Props): ReactNode {
+  const [threadId, setThreadId] = useState<string | null>(initialThreadId);
+  const [sendError, setSendError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState(false);
+  const stream = useStream<ThreadValues>({
+    client,
+    assistantId: "lead_agent",
+    threadId,
+    onThreadId: (id) => {
+      setThreadId(id);
+      onThreadCreated(id);
+    },
+    reconnectOnMount: true,
+    fetchStateHistory: false,
+    onFinish: () => onRunFinished(),
+    onError: () => onRunFinished(),
+  });
+
+  const messages = stream.messages as unknown as ChatMessage[];
+  const groups = useMemo(() => groupMessages(messages), [messages]);
+  const values = stream.values;
+  const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
+  const todos = Array.isArray(values?.todos) ? values.todos : [];
+  const title = typeof values?.title === "string" && values.title ? values.title : null;
+  const lastGroup = groups.at(-1);
+  const awaitingAnswer = !stream.isLoading && lastGroup?.kind === "clarification";
+
+  useEffect(() => {
+    document.title = title ? `${title} · Fawn` : "Fawn";
+  }, [title]);
+
+  const bottom = useRef<HTMLDivElement>(null);
+  const messageCount = messages.length;
+  const lastLength = lastGroup && "text" in lastGroup ? lastGroup.text.length : 0;
+  useEffect(() => {
+    // Follow the conversation as it grows (new messages, streamed tokens).
+    void messageCount;
+    void lastLength;
+    bottom.current?.scrollIntoView({ block: "end" });
+  }, [messageCount, lastLength]);
+
+  const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
+    setSendError(null);
+    setStopped(false);
+    let target = threadId;
+    let uploaded: UploadedFile[] = [];
+    if (files.length > 0) {
+      // Uploads need the thread first; the SDK then reuses it (creating a thread is idempotent).
+      target = target ?? (await client.threads.create()).thread_id;
+      const form = new FormData();
+      for (const file of files) form.append("files", file, file.name);
+      uploaded = (
+        await apiJson<UploadAnswer>(`/threads/${encodeURIComponent(target)}/uploads`, {
+          method: "POST",
+          body: form,
+        })
+      ).files;
+    }
+    const human = {
+      type: "human" as const,
+      content: text,
+      ...(uploaded.length > 0
+        ? {
+            additional_kwargs: { files: uploaded.map((file) => ({ ...file, status: "uploaded" })) },
+          }
+        : {}),
+    };
+    await stream.submit(
+      { messages: [human] },
+      {
+        ...(target && !threadId ? { threadId: target } : {}),
+        ...(modelName ? { config: { configurable: { model_name: modelName } } } : {}),
+        streamMode: [...STREAM_MODES],
+        optimisticValues: (previous) => ({
+          ...previous,
+          messages: [...(Array.isArray(previous.messages) ? previous.messages : []), human],
+        }),
+      },
+    );
+  };
+
+  const stop = async (): Promise<void> => {
+    setStopped(true);
+    await stream.stop();
+    onRunFinished();
+  };
+
+  const error = sendError ?? (stream.error ? describe(stream.error) : null);
+  const empty = groups.length === 0 && !stream.isThreadLoading;
+
+  return (
+    <div className="chat-layout">
+      <section className="chat" aria-label="Chat">
+        <header className="chat-header">
+          <h1 className="chat-title">{title ?? (threadId ? "Chat" : "New chat")}</h1>
+          {stream.isLoading && <span className="badge live">working…</span>}
+        </header>
+        <div className="messages" data-testid="messages">
+          {empty && (
+            <div className="welcome">
+              <h2>What should Fawn do?</h2>
+              <p className="muted">
+                Ask for a report, some code or an analysis. With the offline demo model, try “Write
+                me a short report”.
+              </p>
+            </div>
+          )}
+          {stream.isThreadLoading && <p className="muted">Loading the conversation…</p>}
+          <MessageList
+            groups={groups}
+            streaming={stream.isLoading}
+            awaitingAnswer={awaitingAnswer}
+            onAnswer={(answer) =>
+              void send(answer, [], null).catch((e) => setSendError(describe(e)))
+            }
+          />
+          {stopped && !stream.isLoading && (
+            <p className="notice" role="status">
+              Stopped.
+            </p>
+          )}
+          {error && (
+            <div className="run-error" role="alert">
+              <strong>The run failed.</strong> {error}
+            </div>
+          )}
+          <div ref={bottom} />
+        </div>
+        {todos.length > 0 && <TodoList todos={todos} />}
+        <Composer
+          models={models}
+          busy={stream.isLoading}
+          onSend={(text, files, model) =>
+            send(text, files, model).catch((caught: unknown) => setSendError(describe(caught)))
+          }
+          onStop={() => void stop()}
+        />
+      </section>
+      {threadId && artifacts.length > 0 && (
+        <ArtifactsPanel threadId={threadId} artifacts={artifacts} streaming={stream.isLoading} />
+      )}
+    </div>
+  );
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null && "message" in error) {
+    return String((error as { message: unknown }).message);
+  }
+  return String(error);
+}

@@ -1,0 +1,128 @@
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
+import type { ModelInfo } from "../api/types.js";
+import { modelLabel } from "./model-label.js";
+
+interface Props {
+  models: ModelInfo[];
+  busy: boolean;
+  onSend: (text: string, files: File[], modelName: string | null) => Promise<void>;
+  onStop: () => void;
+}
+
+/** Message box: Enter sends (Shift+Enter: new line), attachments, model picker, Stop while running. */
+export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<File[]>([]);
+  const [model, setModel] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (model === null && models.length > 0) {
+      setModel((models.find((m) => m.is_default) ?? models[0])?.name ?? null);
+    }
+  }, [models, model]);
+
+  const canSend = !busy && !sending && (text.trim() !== "" || files.length > 0);
+
+  const submit = async (event?: FormEvent): Promise<void> => {
+    event?.preventDefault();
+    if (!canSend) return;
+    setSending(true);
+    const message = text.trim() || "Please look at the attached files.";
+    const attached = files;
+    setText("");
+    setFiles([]);
+    try {
+      await onSend(message, attached, model);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={(event) => void submit(event)}>
+      {files.length > 0 && (
+        <ul className="file-chips">
+          {files.map((file) => (
+            <li key={file.name} className="chip">
+              📎 {file.name}
+              <button
+                type="button"
+                className="icon small"
+                aria-label={`Remove ${file.name}`}
+                onClick={() => setFiles(files.filter((f) => f !== file))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        name="message"
+        aria-label="Message"
+        placeholder={sending ? "Uploading and sending…" : "Message Fawn…"}
+        rows={3}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer-bar">
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="file-input"
+          onChange={(event) => {
+            const chosen = Array.from(event.target.files ?? []);
+            setFiles((current) => [
+              ...current.filter((f) => !chosen.some((c) => c.name === f.name)),
+              ...chosen,
+            ]);
+            event.target.value = "";
+          }}
+        />
+        <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>
+          Attach
+        </button>
+        <select
+          aria-label="Model"
+          value={model ?? ""}
+          onChange={(event) => setModel(event.target.value || null)}
+        >
+          {models.map((m) => (
+            <option key={m.name} value={m.name}>
+              {modelLabel(m)}
+            </option>
+          ))}
+        </select>
+        <span className="spacer" />
+        {busy ? (
+          <button type="button" className="danger" onClick={onStop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="primary" disabled={!canSend}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+import type { ReactNode } from "react";
+import { MarkdownView } from "../markdown/markdown-view.js";
+import { type MessageGroup, type Step, toolCallSummary } from "./message-groups.js";
+
+interface Props {
+  groups: MessageGroup[];
+  streaming: boolean;
+  /** The last group is an open clarification question the user may answer. */
+  awaitingAnswer: boolean;
+  onAnswer: (answer: string) => void;
+}
+
+export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Props): ReactNode {
+  return (
+    <>
+      {groups.map((group, index) => {
+        const last = index === groups.length - 1;
+        switch (group.kind) {
+          case "human":
+            return (
+              <div key={group.key} className="message human" data-role="user">
+                {group.files.length > 0 && (
+                  <ul className="file-chips">
+                    {group.files.map((file) => (
+                      <li key={file.filename} className="chip">
+                        📎 {file.filename}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {/* User text is shown verbatim, never as Markdown. */}
+                <div className="plain">{group.text}</div>
+              </div>
+            );
+          case "assistant":
+            return (
+              <div key={group.key} className="message assistant" data-role="assistant">
+                {group.reasoning.trim() && (
+                  <details className="reasoning">
+                    <summary>Reasoning</summary>
+                    <div className="plain">{group.reasoning}</div>
+                  </details>
+                )}
+                <MarkdownView text={group.text} />
+                {streaming && last && <span className="cursor" aria-hidden="true" />}
+              </div>
+            );
+          case "steps":
+            return <StepsBlock key={group.key} steps={group.steps} live={streaming && last} />;
+          case "clarification":
+            return (
+              <div key={group.key} className="clarification" role="note">
+                <div className="clarification-label">Fawn needs your input</div>
+                {group.context && <p className="muted">{group.context}</p>}
+                <p className="question">{group.question}</p>
+                {group.options.length > 0 && (
+                  <div className="options">
+                    {group.options.map((option) => (
+                      <button
+                        key={option.value}
+                        type="button"
+                        disabled={!(awaitingAnswer && last)}
+                        onClick={() => onAnswer(option.value)}
+                      >
+                        {option.label}
+                      </button>
+                    ))}
+                  </div>
+                )}
+                {awaitingAnswer && last && (
+                  <p className="muted small">Pick an option or answer in the box below.</p>
+                )}
+              </div>
+            );
+        }
+        return null;
+      })}
+    </>
+  );
+}
+
+function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNode {
+  const toolCount = steps.filter((step) => step.kind === "tool").length;
+  return (
+    <div className="steps" data-testid="steps">
+      <div className="steps-label">
+        {toolCount} {toolCount === 1 ? "step" : "steps"}
+        {live ? " · working…" : ""}
+      </div>
+      {steps.map((step, index) => {
+        if (step.kind === "reasoning") {
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
+            <details key={index} className="reasoning">
+              <summary>Reasoning</summary>
+              <div className="plain">{step.text}</div>
+            </details>
+          );
+        }
+        if (step.kind === "text") {
+          // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
+          return <MarkdownView key={index} text={step.text} />;
+        }
+        const state = step.result === undefined ? "running" : step.failed ? "failed" : "done";
+        return (
+          <details key={step.id} className={`tool-step ${state}`} data-tool={step.name}>
+            <summary>
+              <span className="tool-state" role="img" aria-label={state}>
+                {state === "running" ? "⏳" : state === "failed" ? "✗" : "✓"}
+              </span>
+              <span className="tool-name">{step.name}</span>
+              <span className="tool-summary">{toolCallSummary(step.name, step.args)}</span>
+            </summary>
+            <div className="tool-detail">
+              <div className="tool-section">Arguments</div>
+              <pre className="code-block">
+                <code>{JSON.stringify(step.args, null, 2)}</code>
+              </pre>
+              {step.result !== undefined && (
+                <>
+                  <div className="tool-section">Result</div>
+                  <pre className="code-block tool-result">
+                    <code>{step.result}</code>
+                  </pre>
+                </>
+              )}
+            </div>
+          </details>
+        );
+      })}
+    </div>
+  );
+}
