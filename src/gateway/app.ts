@@ -10,6 +10,7 @@ import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
+import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
@@ -116,5 +117,6 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", modelRoutes(s));
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
+  api.route("/", mcpRoutes(s, auth));
   return api;
 }

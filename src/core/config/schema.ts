@@ -265,6 +265,8 @@ export const fawnConfigSchema = z
         trust_proxy: z.boolean().default(false),
         login_max_failures: z.number().int().min(1).default(5),
         login_lockout_seconds: z.number().int().min(1).default(900),
+        /** Emails (or user ids) of the administrators: admin-only routes (MCP config) answer them. */
+        admins: z.array(z.string().min(1)).default([]),
       })
       .prefault({}),
     uploads: uploadsConfigSchema.prefault({}),
