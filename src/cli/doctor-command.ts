@@ -1,7 +1,9 @@
 import { Command } from "commander";
+import { diagnoseMcpServers } from "../agent/mcp/mcp-diagnostics.js";
 import { listModels } from "../agent/models/list-models.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
+import { createLogger } from "../core/logger.js";
 import { openStores } from "../embedded/create-fawn.js";
 import { describeSandboxProviders } from "../sandbox/index.js";
 
@@ -54,7 +56,9 @@ async function checkRedis(url: string | undefined): Promise<Check> {
 /** `fawn doctor`: what this host and configuration give you, and what to fix. */
 export function doctorCommand(): Command {
   return new Command("doctor")
-    .description("Check the configuration, database, stream bridge, sandbox providers and models.")
+    .description(
+      "Check the configuration, database, stream bridge, sandbox providers, MCP servers and models.",
+    )
     .action(async () => {
       const { config, warnings, source } = await loadConfig();
       const lines: string[] = [`config: ${source ?? "defaults (no config.yaml found)"}`];
@@ -75,6 +79,17 @@ export function doctorCommand(): Command {
         );
       }
       if (sandbox.hint) lines.push(`  hint: ${sandbox.hint}`);
+      const mcp = await diagnoseMcpServers({
+        home: config.home,
+        env: process.env,
+        logger: createLogger({ level: "silent" }),
+      });
+      lines.push(`mcp: ${mcp.source ?? "no extensions_config.json (no MCP servers)"}`);
+      for (const warning of mcp.warnings) lines.push(`  warning: ${warning}`);
+      for (const server of mcp.checks) {
+        checks.push({ name: `mcp ${server.name}`, ok: server.ok, detail: server.detail });
+        if (server.hint) lines.push(`  hint (mcp ${server.name}): ${server.hint}`);
+      }
       for (const model of listModels(config)) {
         const label = model.offline_demo ? "offline demo" : model.provider;
         lines.push(`model ${model.name}: ${label}${model.is_default ? " (default)" : ""}`);
