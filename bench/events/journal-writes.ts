@@ -9,7 +9,8 @@ import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 class RecordingEventStore extends SqlRunEventStore {
   readonly batches: NewRunEvent[][] = [];
 
-  override async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  override putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    // Recorded as handed over (the journal's order, which the store keeps), before the write.
     this.batches.push([...events]);
     return super.putBatch(events);
   }

@@ -81,7 +81,10 @@ export interface EvidenceReceipt {
 
 export interface RunEventStore {
   put(event: NewRunEvent): Promise<RunEvent>;
-  /** All-or-nothing; seqs contiguous within the batch per thread. */
+  /**
+   * All-or-nothing; seqs contiguous within the batch per thread. A thread's batches are written
+   * in the order the calls were made, even when a call comes before the previous one settled.
+   */
   putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]>;
   /**
    * Run-scoped singleton by `(thread_id, run_id, event_type)`: an existing event of that type is

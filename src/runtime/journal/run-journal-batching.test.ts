@@ -1,6 +1,7 @@
 /**
- * The journal's write pipeline: one batch in flight while the next accumulates, so a run's events
- * leave in few, large batches however fast they are appended.
+ * The journal's write pipeline: one batch being written, the next handed over behind it, and the
+ * one after that accumulating, so a run's events leave in few, large batches however fast they
+ * are appended, and the store always has the next batch ready.
  */
 import { describe, expect, it } from "vitest";
 import { MemoryRunEventStore } from "../../stores/memory/run-event-store.js";
@@ -52,31 +53,52 @@ const append = (journal: RunJournal, count: number): void => {
 };
 
 describe("RunJournal write pipeline", () => {
-  it("events appended while a batch is in flight leave together as the next batch", async () => {
+  it("events appended while two batches are out leave together as the next batch", async () => {
     const store = new GatedEventStore();
     const journal = journalOver(store);
     store.hold();
     append(journal, 32); // reaches the threshold: the first batch goes out and waits
-    append(journal, 100); // each of these is past the threshold too
-    expect(store.batchSizes).toEqual([32]);
+    append(journal, 32); // the second is handed over behind it
+    append(journal, 100); // each of these is past the threshold too, but two are out
+    expect(store.batchSizes).toEqual([32, 32]);
     store.release();
     await journal.flush();
-    expect(store.batchSizes).toEqual([32, 100]);
+    expect(store.batchSizes).toEqual([32, 32, 100]);
     expect(journal.drainedCleanly).toBe(true);
-    expect(await store.listEvents("thread-1", "run-1", { limit: 1_000 })).toHaveLength(132);
+    const stored = await store.listEvents("thread-1", "run-1", { limit: 1_000 });
+    // Written in the order they were appended, seqs contiguous.
+    expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 164 }, (_, i) => i + 1));
+    expect(stored.map((event) => (event.content as { content: string }).content)).toEqual([
+      ...Array.from({ length: 32 }, (_, i) => `token ${i}`),
+      ...Array.from({ length: 32 }, (_, i) => `token ${i}`),
+      ...Array.from({ length: 100 }, (_, i) => `token ${i}`),
+    ]);
   });
 
-  it("a background flush asked for during a write sends the rest right after it", async () => {
+  it("a background flush asked for while two batches are out sends the rest right after one", async () => {
+    const store = new GatedEventStore();
+    const journal = journalOver(store);
+    store.hold();
+    append(journal, 64);
+    append(journal, 3);
+    journal.flushInBackground();
+    expect(store.batchSizes).toEqual([32, 32]);
+    store.release();
+    await journal.flush();
+    expect(store.batchSizes).toEqual([32, 32, 3]);
+  });
+
+  it("a background flush with room for a batch sends the rest at once", async () => {
     const store = new GatedEventStore();
     const journal = journalOver(store);
     store.hold();
     append(journal, 32);
     append(journal, 3);
     journal.flushInBackground();
-    expect(store.batchSizes).toEqual([32]);
+    expect(store.batchSizes).toEqual([32, 3]);
     store.release();
     await journal.flush();
-    expect(store.batchSizes).toEqual([32, 3]);
+    expect(journal.drainedCleanly).toBe(true);
   });
 
   it("flush rejects when a batch it waited for failed, writes the rest, and the journal is unclean", async () => {
@@ -91,6 +113,21 @@ describe("RunJournal write pipeline", () => {
     await expect(flushed).rejects.toThrow("injected batch failure");
     expect(store.batchSizes).toEqual([32, 5]);
     expect(await store.listEvents("thread-1", "run-1")).toHaveLength(5);
+    expect(journal.drainedCleanly).toBe(false);
+  });
+
+  it("a failed batch is never replayed, and the batch behind it is still written once", async () => {
+    const store = new GatedEventStore();
+    const journal = journalOver(store);
+    store.hold();
+    store.failNext = true;
+    append(journal, 64); // two batches out: the first will fail
+    append(journal, 7);
+    store.release();
+    await expect(journal.close()).rejects.toThrow("injected batch failure");
+    expect(store.batchSizes).toEqual([32, 32, 7]);
+    const stored = await store.listEvents("thread-1", "run-1", { limit: 1_000 });
+    expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 39 }, (_, i) => i + 1));
     expect(journal.drainedCleanly).toBe(false);
   });
 });

@@ -5,9 +5,22 @@ import { type Logger, rootLogger } from "../../core/logger.js";
 import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
 import type { NewRunEvent, RunEventStore } from "../run-event-store.js";
 import type { RunCompletionData } from "../run-types.js";
-import { toJson } from "../serialize.js";
+import { type Json, toJson } from "../serialize.js";
+import { SerializedRunEvent } from "../serialized-run-event.js";
 import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
+
+/** Batches out at once: one being written, the next ready behind it (see `startWrite`). */
+const MAX_IN_FLIGHT = 2;
+
+/** The current time as ISO text, formatted once per millisecond (a burst of events shares one). */
+let lastTimestamp = { ms: Number.NaN, iso: "" };
+
+function isoTimestampNow(): string {
+  const ms = Date.now();
+  if (ms !== lastTimestamp.ms) lastTimestamp = { ms, iso: new Date(ms).toISOString() };
+  return lastTimestamp.iso;
+}
 
 export interface RunJournalOptions {
   eventStore: RunEventStore;
@@ -56,9 +69,13 @@ export class RunJournal extends BaseCallbackHandler {
   protected readonly logger: Logger;
   private readonly flushThreshold: number;
   private buffer: NewRunEvent[] = [];
-  /** The one batch being written; the next accumulates in `buffer` meanwhile. */
-  private inFlight: Promise<void> | null = null;
-  /** A background flush was asked for while a batch was in flight: write the rest after it. */
+  /**
+   * Batches handed to the store and not settled yet, oldest first: at most `MAX_IN_FLIGHT`, one
+   * being written and the next waiting behind it (the store writes them in hand-over order); the
+   * one after that accumulates in `buffer` meanwhile.
+   */
+  private readonly inFlight: Array<Promise<void>> = [];
+  /** A background flush was asked for while no write could start: write the rest after one. */
   private drainRequested = false;
   private unclean = false;
   private accepting = true;
@@ -71,6 +88,8 @@ export class RunJournal extends BaseCallbackHandler {
   readonly usage: UsageLedger;
   readonly messages = new JournalMessages();
   private readonly artifacts = new Map<string, Set<string>>();
+  /** Event types already checked against the catalog (the category is derived from the type). */
+  private readonly validatedTypes = new Set<string>();
 
   constructor(options: RunJournalOptions) {
     super();
@@ -91,7 +110,7 @@ export class RunJournal extends BaseCallbackHandler {
     return (
       !this.unclean &&
       this.buffer.length === 0 &&
-      this.inFlight === null &&
+      this.inFlight.length === 0 &&
       this.pendingProducers === 0
     );
   }
@@ -129,33 +148,46 @@ export class RunJournal extends BaseCallbackHandler {
     return true;
   }
 
+  /**
+   * The event in its final form: content and metadata converted to JSON values and serialized
+   * here, while the batch before it is being written, so the store's write path reuses the text.
+   */
   private enqueue(eventType: string, content: unknown, metadata: Record<string, unknown>): void {
     const category = categoryOf(eventType);
     if (!category) throw new Error(`event type ${eventType} is not in the catalog`);
-    const event: NewRunEvent = {
+    const event = new SerializedRunEvent({
       thread_id: this.threadId,
       run_id: this.runId,
       event_type: eventType,
       category,
       content: toJson(content),
-      metadata: toJson(metadata) as Record<string, unknown>,
-      created_at: new Date().toISOString(),
+      metadata: toJson(metadata) as Record<string, Json>,
+      created_at: isoTimestampNow(),
       user_id: this.userId,
-    };
-    validateCatalogEvent(event);
+    });
+    if (!this.validatedTypes.has(eventType)) {
+      validateCatalogEvent(event);
+      this.validatedTypes.add(eventType);
+    }
     this.buffer.push(event);
-    if (this.buffer.length >= this.flushThreshold && this.inFlight === null) this.startWrite();
+    if (this.buffer.length >= this.flushThreshold && this.canStartWrite) this.startWrite();
+  }
+
+  private get canStartWrite(): boolean {
+    return this.inFlight.length < MAX_IN_FLIGHT;
   }
 
   /**
-   * Write everything buffered so far, and whatever is appended meanwhile, one batch at a time in
-   * order. Rejects if a batch written while it waited failed.
+   * Write everything buffered so far, and whatever is appended meanwhile, in batches, in order.
+   * Rejects if a batch written while it waited failed.
    */
   async flush(): Promise<void> {
     let failure: { error: unknown } | null = null;
-    while (this.inFlight !== null || this.buffer.length > 0) {
+    while (this.inFlight.length > 0 || this.buffer.length > 0) {
+      if (this.buffer.length > 0 && this.canStartWrite) this.startWrite();
+      // The oldest first: every batch out while this waits is awaited, so none fails unseen.
       try {
-        await (this.inFlight ?? this.startWrite());
+        await this.inFlight[0];
       } catch (error) {
         failure ??= { error };
       }
@@ -164,24 +196,25 @@ export class RunJournal extends BaseCallbackHandler {
   }
 
   /**
-   * Pipelining: one batch is in flight while the next accumulates; when it lands, the next goes
-   * out at once if it reached the threshold (or a flush was asked for). Events appended during a
-   * write therefore leave as one batch, not as one small batch per append.
+   * Pipelining: a batch is handed to the store while the one before it is still being written,
+   * so the store prepares it meanwhile and starts it the moment the other lands; events appended
+   * while both are out leave together as the next batch once one lands (at the threshold, or at
+   * once after a requested flush), not as one small batch per append.
    */
   private startWrite(): Promise<void> {
     const batch = this.buffer;
     this.buffer = [];
     this.drainRequested = false;
-    const write = this.writeBatch(batch).finally(() => {
-      this.inFlight = null;
+    const write: Promise<void> = this.writeBatch(batch).finally(() => {
+      this.inFlight.splice(this.inFlight.indexOf(write), 1);
       const due =
         this.buffer.length >= this.flushThreshold ||
         (this.drainRequested && this.buffer.length > 0);
-      if (due) this.startWrite();
+      if (due && this.canStartWrite) this.startWrite();
     });
     // A background write's failure is recorded (`unclean`); flush() callers see it too.
     write.catch(() => undefined);
-    this.inFlight = write;
+    this.inFlight.push(write);
     return write;
   }
 
@@ -201,7 +234,7 @@ export class RunJournal extends BaseCallbackHandler {
 
   flushInBackground(): void {
     if (this.buffer.length === 0) return;
-    if (this.inFlight === null) this.startWrite();
+    if (this.canStartWrite) this.startWrite();
     else this.drainRequested = true;
   }
 

@@ -6,6 +6,7 @@ import {
   type NewRunEvent,
   type RunEvent,
 } from "../../runtime/run-event-store.js";
+import { SerializedRunEvent } from "../../runtime/serialized-run-event.js";
 import { fromDbObject, fromDbTimestamp, toDbTimestamp } from "./codec.js";
 import type { RunEventsTable } from "./schema.js";
 
@@ -60,8 +61,7 @@ function encodeJson(value: unknown, what: string): string {
 }
 
 /** The stored metadata text with the content marker, without copying the caller's object. */
-function markedMetadata(metadata: Record<string, unknown>): string {
-  const text = encodeJson(metadata, "metadata");
+function markedMetadata(text: string): string {
   // A caller's own `content_is_json` key comes first; JSON readers keep the last duplicate.
   return text === "{}" ? MARKER_ONLY : `${text.slice(0, -1)},${MARKER_ONLY.slice(1)}`;
 }
@@ -87,19 +87,27 @@ function storedTimestamp(given: string): string {
  */
 export function encodeEvent(event: NewRunEvent, now: string): EncodedEvent {
   validateNewEvent(event);
-  const raw = event.content === undefined ? "" : event.content;
-  // PostgreSQL text cannot hold NUL; JSON text escapes it, so such strings travel JSON-encoded.
-  const contentIsJson = typeof raw !== "string" || raw.includes("\u0000");
-  const metadata = event.metadata ?? {};
+  // Texts the producer wrote already (the journal, as it appended) are not written again, and
+  // its content is not even decoded.
+  const serialized = event instanceof SerializedRunEvent ? event : null;
+  const metadataText = serialized?.metadataText() ?? encodeJson(event.metadata ?? {}, "metadata");
+  let content = serialized?.contentText();
+  let contentIsJson = content !== undefined;
+  if (content === undefined) {
+    const raw = event.content === undefined ? "" : event.content;
+    // PostgreSQL text cannot hold NUL; JSON text escapes it, so such strings travel JSON-encoded.
+    contentIsJson = typeof raw !== "string" || raw.includes("\u0000");
+    content = typeof raw === "string" && !contentIsJson ? raw : encodeJson(raw, "content");
+  }
   return {
     thread_id: event.thread_id,
     run_id: event.run_id,
     user_id: event.user_id ?? null,
     event_type: event.event_type,
     category: event.category,
-    content: contentIsJson ? encodeJson(raw, "content") : raw,
+    content,
     contentIsJson,
-    metadata: contentIsJson ? markedMetadata(metadata) : encodeJson(metadata, "metadata"),
+    metadata: contentIsJson ? markedMetadata(metadataText) : metadataText,
     created_at: storedTimestamp(event.created_at ?? now),
   };
 }
