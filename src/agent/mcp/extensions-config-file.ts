@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { publishFileAtomically } from "../../core/atomic-file.js";
 import type { Env } from "../../core/config/env-expansion.js";
@@ -45,6 +45,25 @@ export async function readExtensionsConfigText(
   for (const path of location.candidates) {
     try {
       return { path, text: await readFile(path, "utf8") };
+    } catch (error) {
+      if (isNotFound(error)) continue;
+      throw new ConfigError(`Cannot read ${path}: ${describeError(error)}`, { cause: error });
+    }
+  }
+  return null;
+}
+
+/**
+ * Which file is current and a signature of its version (inode, size, change times): one `stat`
+ * per candidate, so an agent build that finds the file unchanged does not read it again.
+ */
+export async function extensionsConfigVersion(
+  location: ExtensionsConfigLocation,
+): Promise<string | null> {
+  for (const path of location.candidates) {
+    try {
+      const info = await stat(path, { bigint: true });
+      return `${path}\0${info.ino}\0${info.size}\0${info.mtimeNs}\0${info.ctimeNs}`;
     } catch (error) {
       if (isNotFound(error)) continue;
       throw new ConfigError(`Cannot read ${path}: ${describeError(error)}`, { cause: error });

@@ -7,6 +7,7 @@ import { type Logger, rootLogger } from "../../core/logger.js";
 import {
   type ExtensionsConfigText,
   extensionsConfigLocation,
+  extensionsConfigVersion,
   parseExtensionsJson,
   readExtensionsConfigText,
 } from "./extensions-config-file.js";
@@ -52,6 +53,9 @@ export class McpToolCache {
   private readonly logger: Logger;
   private readonly location;
   private readonly reads = new SingleFlight<"read", ExtensionsConfigText | null>();
+  private readonly versions = new SingleFlight<"stat", string | null>();
+  /** The file version last read (see `extensionsConfigVersion`); undefined: never read. */
+  private lastVersion: string | null | undefined;
   private lastText: string | null | undefined;
   private parsed: ParsedMcpConfig = { servers: [], problems: [], warnings: [] };
   private readonly sessions = new Map<string, SessionEntry>();
@@ -82,6 +86,7 @@ export class McpToolCache {
 
   /** Drops every session (the next build starts them again), like `POST /api/mcp/cache/reset`. */
   async reset(): Promise<void> {
+    this.lastVersion = undefined;
     this.lastText = undefined;
     const entries = [...this.sessions.values()];
     this.sessions.clear();
@@ -105,7 +110,10 @@ export class McpToolCache {
   }
 
   private async refreshConfig(): Promise<void> {
+    const version = await this.versions.run("stat", () => extensionsConfigVersion(this.location));
+    if (version === this.lastVersion) return;
     const file = await this.reads.run("read", () => readExtensionsConfigText(this.location));
+    this.lastVersion = version;
     const text = file?.text ?? null;
     if (text === this.lastText) return;
     this.lastText = text;

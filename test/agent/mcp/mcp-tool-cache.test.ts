@@ -153,4 +153,23 @@ describe("McpToolCache", () => {
     for (const pid of [pidA2, pidB]) await waitUntilGone(pid);
     expect([pidA, pidA2, pidB].some(isAlive)).toBe(false);
   });
+
+  it("a stdio server that died is started again by the next build", async () => {
+    await writeServers({ a: { command: "node", args: [STDIO_SERVER] } });
+    const mcp = openCache();
+    const pid = Number((await call(await mcp.tools(), "whoami", {})).content);
+    process.kill(pid, "SIGKILL");
+    await waitUntilGone(pid);
+    // Once the session has noticed the exit, a build (same file) starts a new child.
+    let next = pid;
+    for (let attempt = 0; attempt < 200 && next === pid; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      next = await call(await mcp.tools(), "whoami", {}).then(
+        (message) => Number(message.content),
+        () => pid,
+      );
+    }
+    expect(next).not.toBe(pid);
+    expect(isAlive(next)).toBe(true);
+  });
 });
