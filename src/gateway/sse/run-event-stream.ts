@@ -1,7 +1,9 @@
+import type { ServerResponse } from "node:http";
 import { describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
 import { type Frame, type RunFramesOptions, runFrames } from "./run-frames.js";
 import { eventFrame } from "./sse-frame.js";
+import { atTurnEnd } from "./turn-end.js";
 
 /** Test seam: lets a test drop or cut a live stream to exercise client reconnects. */
 export interface StreamTestHooks {
@@ -25,22 +27,29 @@ export interface RunEventStreamOptions extends RunFramesOptions {
   hooks?: StreamTestHooks | undefined;
   /** Tear the connection down (a test `drop`); without it the body errors instead. */
   destroyConnection?: (() => void) | undefined;
+  /**
+   * Node's response under this body when Node's HTTP server serves it. Once the server has
+   * written the headers and starts reading the body, frames are written to it directly: no
+   * web-stream chunk, byte encoding and read promise per write.
+   */
+  outgoing?: ServerResponse | undefined;
   logger: Logger;
 }
 
-const TICK_END = Symbol("tick end");
-
-/** Resolves in the check phase of the current event-loop turn, after pending I/O and timers. */
-function endOfTick(): Promise<typeof TICK_END> {
-  return new Promise((resolve) => setImmediate(resolve, TICK_END));
+/** Where coalesced frame text goes; a promise means "full: wait before writing more". */
+interface ChunkSink {
+  write(text: string): Promise<void> | undefined;
 }
 
+/** How the frames ended: the response closes, is cut by a test hook, or the client left. */
+type Outcome = "closed" | "dropped" | "failed" | "stopped";
+
 /**
- * A streaming response body: frames are pulled from the bridge as the socket drains, never
+ * A streaming response body: frames are pulled from the bridge as the receiver drains, never
  * buffered beyond one turn of the event loop. Frames that are ready in the same turn (a burst of
- * tokens, several runs' timers firing together under load) leave as one chunk: one socket write
- * per connection per turn instead of one per frame. The subscription ends when the client
- * disconnects.
+ * tokens, several runs' timers firing together under load) leave as one chunk at the end of the
+ * turn: one write per connection per turn instead of one per frame. The subscription ends when
+ * the client disconnects.
  */
 export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -48,109 +57,183 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
   const frames = runFrames(o, abort.signal);
   let finished = false;
   let index = 0;
-  /** A `next()` that lost the race with the end of a turn; the next pull starts with it. */
-  let carried: Promise<IteratorResult<Frame>> | null = null;
+  let started = false;
+  /** Set by the first pull unless frames go straight to Node's response. */
+  let controllerSink: ControllerSink | null = null;
+
   const stop = async (): Promise<void> => {
     finished = true;
     abort.abort();
+    controllerSink?.release();
     await frames.return(undefined).catch(() => undefined);
   };
-  const nextFrame = (): Promise<IteratorResult<Frame>> => {
-    const next = carried ?? frames.next();
-    carried = null;
-    return next;
-  };
-  const write = (controller: ReadableStreamDefaultController<Uint8Array>, text: string): void => {
-    if (text === "") return;
-    o.hooks?.onWrite?.({ runId: o.runId, text });
-    controller.enqueue(encoder.encode(text));
-  };
 
-  /** What to do with one frame: add it to the chunk, or end the response after the chunk. */
-  type Step = "more" | "closed" | "dropped" | "boundary";
-  /**
-   * A test hook's cut that waits for the frames before it to be written first (one pull later),
-   * so the client has received exactly the frames before the cut, as if they left one by one.
-   */
-  let pendingCut: "closed" | "dropped" | null = null;
-  const take = (frame: Frame, chunk: string[]): Step => {
-    if (frame.kind === "event") {
-      const action = o.hooks?.beforeEventFrame?.({
-        threadId: o.threadId,
-        runId: o.runId,
-        index: index++,
-        event: frame.event,
-      });
-      if (action) {
-        const cut = action === "close" ? "closed" : "dropped";
-        if (chunk.length === 0) return cut;
-        pendingCut = cut;
-        return "boundary";
-      }
-    }
-    chunk.push(frame.text);
-    return frame.kind === "final" ? "closed" : "more";
-  };
-
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk: string[] = [];
-      let step: Step | "done" = "more";
-      let failed = false;
-      try {
-        if (pendingCut) {
-          // A cut left by the previous pull, applied once the frames before it were written.
-          step = pendingCut;
-          pendingCut = null;
-          // One turn for the server to hand the previous chunk to the socket.
-          await endOfTick();
-        } else {
-          const first = await nextFrame();
-          // The client went away while this pull waited: the stream is already cancelled.
-          if (finished) return;
-          if (first.done) step = "done";
-          else step = take(first.value, chunk);
+  /** Reads frames until the last one, the client leaving, or a test cut; writes them via `sink`. */
+  const pump = async (sink: ChunkSink): Promise<Outcome> => {
+    let pending: string[] = [];
+    let full: Promise<void> | undefined;
+    let scheduled = false;
+    const flush = (): void => {
+      scheduled = false;
+      if (finished || pending.length === 0) return;
+      const text = pending.join("");
+      pending = [];
+      o.hooks?.onWrite?.({ runId: o.runId, text });
+      full = sink.write(text);
+    };
+    try {
+      for (;;) {
+        if (full) {
+          const waited = full;
+          await waited;
+          if (full === waited) full = undefined;
         }
-        const tickEnd = endOfTick();
-        while (step === "more") {
-          const next = frames.next();
-          const ready = await Promise.race([next, tickEnd]);
-          if (finished) return;
-          if (ready === TICK_END) {
-            // Settles later; the next pull awaits it (the catch only marks it handled meanwhile).
-            next.catch(() => undefined);
-            carried = next;
-            break;
+        if (finished) return "stopped";
+        const next = await frames.next();
+        if (finished) return "stopped";
+        if (next.done) {
+          flush();
+          return "closed";
+        }
+        const frame: Frame = next.value;
+        if (frame.kind === "event") {
+          const action = o.hooks?.beforeEventFrame?.({
+            threadId: o.threadId,
+            runId: o.runId,
+            index: index++,
+            event: frame.event,
+          });
+          if (action) {
+            // The frames before the cut are written first, and given one turn to reach the
+            // socket, so the client has received exactly those, as if they left one by one.
+            if (pending.length > 0) {
+              flush();
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+            return action === "close" ? "closed" : "dropped";
           }
-          if (ready.done) step = "done";
-          else step = take(ready.value, chunk);
         }
-      } catch (error) {
+        pending.push(frame.text);
+        if (frame.kind === "final") {
+          flush();
+          return "closed";
+        }
+        if (!scheduled) {
+          scheduled = true;
+          atTurnEnd(flush);
+        }
+      }
+    } catch (error) {
+      if (finished) return "stopped";
+      o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
+      flush();
+      return "failed";
+    }
+  };
+
+  const run = async (
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    sink: ChunkSink,
+  ): Promise<void> => {
+    const outcome = await pump(sink);
+    if (outcome === "stopped") return;
+    await stop();
+    if (outcome === "failed") {
+      const failure = { message: "The event stream failed; rejoin it.", name: "StreamError" };
+      sink.write(eventFrame("error", failure));
+    }
+    if (outcome === "dropped") {
+      if (o.destroyConnection) o.destroyConnection();
+      else controller.error(new Error("stream dropped by a test hook"));
+      return;
+    }
+    controller.close();
+  };
+
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (started) {
+          controllerSink?.release();
+          return;
+        }
+        started = true;
         if (finished) return;
-        o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
-        failed = true;
-      }
-      write(controller, chunk.join(""));
-      if (failed) {
+        const outgoing = o.outgoing;
+        // The server reads the body only after writing the headers (Node's adapter does): from
+        // then on the response takes writes directly. Anything else goes through this body.
+        let sink: ChunkSink;
+        if (outgoing?.headersSent === true) sink = new ResponseSink(outgoing);
+        else {
+          controllerSink = new ControllerSink(controller, (text) => encoder.encode(text));
+          sink = controllerSink;
+        }
+        void run(controller, sink).catch((error: unknown) => {
+          o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
+        });
+      },
+      async cancel() {
+        const early = !finished;
         await stop();
-        const failure = { message: "The event stream failed; rejoin it.", name: "StreamError" };
-        controller.enqueue(encoder.encode(eventFrame("error", failure)));
-        controller.close();
-        return;
-      }
-      if (step === "more" || step === "boundary") return;
-      await stop();
-      if (step === "dropped") {
-        if (o.destroyConnection) o.destroyConnection();
-        else controller.error(new Error("stream dropped by a test hook"));
-        return;
-      }
-      controller.close();
+        if (early) o.onDisconnect?.();
+      },
     },
-    async cancel() {
-      const early = !finished;
-      await stop();
-      if (early) o.onDisconnect?.();
-    },
-  });
+    // Pulled only when read: the first pull comes after the server wrote the headers.
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * Writes to Node's response; full while the socket's buffer is, until `drain` (or `close`).
+ * Writes while full return the same wait.
+ */
+class ResponseSink implements ChunkSink {
+  private full: Promise<void> | undefined;
+
+  constructor(private readonly outgoing: ServerResponse) {}
+
+  write(text: string): Promise<void> | undefined {
+    const { outgoing } = this;
+    if (outgoing.writableEnded || outgoing.destroyed) return undefined;
+    if (outgoing.write(text) && !this.full) return undefined;
+    this.full ??= new Promise<void>((resolve) => {
+      const done = (): void => {
+        outgoing.off("drain", done);
+        outgoing.off("close", done);
+        this.full = undefined;
+        resolve();
+      };
+      outgoing.on("drain", done);
+      outgoing.on("close", done);
+    });
+    return this.full;
+  }
+}
+
+/** Enqueues into the body; full until the reader asks for more (the next pull). */
+class ControllerSink implements ChunkSink {
+  private full: Promise<void> | undefined;
+  private waiting: (() => void) | null = null;
+
+  constructor(
+    private readonly controller: ReadableStreamDefaultController<Uint8Array>,
+    private readonly encode: (text: string) => Uint8Array,
+  ) {}
+
+  write(text: string): Promise<void> | undefined {
+    this.controller.enqueue(this.encode(text));
+    if ((this.controller.desiredSize ?? 0) > 0 && !this.full) return undefined;
+    this.full ??= new Promise<void>((resolve) => {
+      this.waiting = resolve;
+    });
+    return this.full;
+  }
+
+  /** Lets a writer waiting for the reader go (a pull, or the end of the stream). */
+  release(): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    this.full = undefined;
+    waiting?.();
+  }
 }

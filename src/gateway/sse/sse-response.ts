@@ -30,6 +30,7 @@ export function runStreamResponse(
     modes: r.modes,
     hooks: s.streamHooks,
     destroyConnection: () => c.env.outgoing?.destroy(),
+    outgoing: c.env.outgoing,
     logger,
     onDisconnect: r.cancelOnDisconnect
       ? () => {
