@@ -196,8 +196,8 @@ describe("message content helpers", () => {
       "Demo (offline demo)",
     );
     expect(
-      modelLabel({ ...model, display_name: "Fawn demo (offline demo)", offline_demo: true }),
-    ).toBe("Fawn demo (offline demo)");
+      modelLabel({ ...model, display_name: "Demo (offline, scripted)", offline_demo: true }),
+    ).toBe("Demo (offline, scripted)");
     expect(modelLabel({ ...model, display_name: null, offline_demo: false })).toBe("demo");
   });
 });

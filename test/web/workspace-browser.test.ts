@@ -3,13 +3,14 @@
  * served by the gateway at `/`): the offline demo's report streams in with its tool steps and
  * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
  * reload; tokens show while they stream; Stop cancels a run; an uploaded file reaches the agent;
+ * a clarification question is answered by clicking an option; a failed run shows an error;
  * with local auth, a wrong password shows an error and the right one opens the workspace.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
 import { launchChromium, requireChromium } from "./helpers/chromium.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
@@ -20,7 +21,28 @@ const SLOW_ANSWER =
   "Streaming works: these words arrive one at a time, so the page shows the answer growing " +
   "while the model is still writing it, and the last word is here.";
 
+const QUESTION = "Which city should the weekend plan cover?";
+
 const SCRIPT = [
+  {
+    match: "plan a weekend trip",
+    turns: [
+      {
+        content: "Before planning, one question.",
+        tool_calls: [
+          {
+            name: "ask_clarification",
+            args: {
+              question: QUESTION,
+              clarification_type: "missing_info",
+              options: ["Lisbon", "Kyoto"],
+            },
+          },
+        ],
+      },
+    ],
+  },
+  { match: "^lisbon$", turns: [{ content: "Lisbon it is: Alfama on Saturday, Belém on Sunday." }] },
   { match: "stream please", stream_delay_ms: 25, turns: [{ content: SLOW_ANSWER }] },
   { match: "hang now", hang: true },
   {
@@ -65,6 +87,8 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
         models: [
           { name: "demo", use: "demo", model: "demo" },
           { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
+          // Its script does not exist: every run on it fails.
+          { name: "broken", use: "scripted", model: "broken", script: join(home, "missing.json") },
         ],
       }),
     });
@@ -82,6 +106,15 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
   async function openPage(url: string): Promise<Page> {
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
+    const logs: string[] = [];
+    page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
+    page.on("pageerror", (error) => logs.push(`page error: ${error.message}`));
+    // On failure: what the page showed and logged, to see why without rerunning.
+    onTestFailed(async () => {
+      const shot = join(tmpdir(), `fawn-web-failure-${Date.now()}.png`);
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      console.error(`screenshot: ${shot}\n${logs.join("\n")}`);
+    });
     await page.goto(url);
     return page;
   }
@@ -93,10 +126,11 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
 
   it("runs the demo: streamed answer, tool steps, the report in the artifacts panel, download, reload", async () => {
     const page = await openPage(server.url);
-    const picker = page.getByLabel("Model");
-    expect(await picker.locator("option").allTextContents()).toContainEqual(
-      expect.stringMatching(/offline demo/i),
-    );
+    // The offline demo is labelled as such in the model picker.
+    await page
+      .getByLabel("Model")
+      .locator("option", { hasText: /offline demo/i })
+      .waitFor({ state: "attached" });
 
     await send(page, "Write me a short report");
     const answer = page.locator(".message.assistant").last();
@@ -187,6 +221,28 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
     const read = page.locator('.tool-step[data-tool="read_file"]');
     await read.locator("summary").click();
     await read.locator(".tool-result").getByText("Lisbon,3").waitFor();
+    await page.context().close();
+  });
+
+  it("shows a clarification question whose option answers it", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    await send(page, "plan a weekend trip");
+    const card = page.getByRole("note");
+    await card.getByText(QUESTION).waitFor();
+    await card.getByRole("button", { name: "Lisbon" }).click();
+    await page.locator(".message.human").getByText("Lisbon", { exact: true }).waitFor();
+    await page.locator(".message.assistant").getByText("Lisbon it is").waitFor();
+    expect(await card.getByRole("button", { name: "Kyoto" }).isDisabled()).toBe(true);
+    await page.context().close();
+  });
+
+  it("shows an error when the run fails", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("broken");
+    await send(page, "anything");
+    await page.getByRole("alert").getByText("The run failed.").waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
     await page.context().close();
   });
 

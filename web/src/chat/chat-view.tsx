@@ -31,6 +31,10 @@ export function ChatView({
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
   const [stopped, setStopped] = useState(false);
+  // The user's pick; until there is one, the server's default (derived, so a pick made while the
+  // list arrives is never overwritten).
+  const [pickedModel, setPickedModel] = useState<string | null>(null);
+  const model = pickedModel ?? (models.find((m) => m.is_default) ?? models[0])?.name ?? null;
   const stream = useStream<ThreadValues>({
     client,
     assistantId: "lead_agent",
@@ -68,6 +72,7 @@ export function ChatView({
     bottom.current?.scrollIntoView({ block: "end" });
   }, [messageCount, lastLength]);
 
+  /** Uploads the attachments (creating the thread first if needed), then starts the run. */
   const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
     setSendError(null);
     setStopped(false);
@@ -94,18 +99,21 @@ export function ChatView({
           }
         : {}),
     };
-    await stream.submit(
-      { messages: [human] },
-      {
-        ...(target && !threadId ? { threadId: target } : {}),
-        ...(modelName ? { config: { configurable: { model_name: modelName } } } : {}),
-        streamMode: [...STREAM_MODES],
-        optimisticValues: (previous) => ({
-          ...previous,
-          messages: [...(Array.isArray(previous.messages) ? previous.messages : []), human],
-        }),
-      },
-    );
+    // Not awaited: submit settles when the run ends; the composer is free once uploads are done.
+    void stream
+      .submit(
+        { messages: [human] },
+        {
+          ...(target && !threadId ? { threadId: target } : {}),
+          ...(modelName ? { config: { configurable: { model_name: modelName } } } : {}),
+          streamMode: [...STREAM_MODES],
+          optimisticValues: (previous) => ({
+            ...previous,
+            messages: [...(Array.isArray(previous.messages) ? previous.messages : []), human],
+          }),
+        },
+      )
+      .catch((caught: unknown) => setSendError(describe(caught)));
   };
 
   const stop = async (): Promise<void> => {
@@ -140,7 +148,7 @@ export function ChatView({
             streaming={stream.isLoading}
             awaitingAnswer={awaitingAnswer}
             onAnswer={(answer) =>
-              void send(answer, [], null).catch((e) => setSendError(describe(e)))
+              void send(answer, [], model).catch((e) => setSendError(describe(e)))
             }
           />
           {stopped && !stream.isLoading && (
@@ -158,8 +166,10 @@ export function ChatView({
         {todos.length > 0 && <TodoList todos={todos} />}
         <Composer
           models={models}
+          model={model}
+          onModelChange={setPickedModel}
           busy={stream.isLoading}
-          onSend={(text, files, model) =>
+          onSend={(text, files) =>
             send(text, files, model).catch((caught: unknown) => setSendError(describe(caught)))
           }
           onStop={() => void stop()}

@@ -1,34 +1,23 @@
-import {
-  type FormEvent,
-  type KeyboardEvent,
-  type ReactNode,
-  useEffect,
-  useRef,
-  useState,
-} from "react";
+import { type FormEvent, type KeyboardEvent, type ReactNode, useRef, useState } from "react";
 import type { ModelInfo } from "../api/types.js";
 import { modelLabel } from "./model-label.js";
 
 interface Props {
   models: ModelInfo[];
+  /** The model runs use (owned by the chat, so a clarification answer uses it too). */
+  model: string | null;
+  onModelChange: (name: string) => void;
   busy: boolean;
-  onSend: (text: string, files: File[], modelName: string | null) => Promise<void>;
+  onSend: (text: string, files: File[]) => Promise<void>;
   onStop: () => void;
 }
 
 /** Message box: Enter sends (Shift+Enter: new line), attachments, model picker, Stop while running. */
-export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
+export function Composer({ models, model, onModelChange, busy, onSend, onStop }: Props): ReactNode {
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
-  const [model, setModel] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    if (model === null && models.length > 0) {
-      setModel((models.find((m) => m.is_default) ?? models[0])?.name ?? null);
-    }
-  }, [models, model]);
 
   const canSend = !busy && !sending && (text.trim() !== "" || files.length > 0);
 
@@ -41,7 +30,7 @@ export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
     setText("");
     setFiles([]);
     try {
-      await onSend(message, attached, model);
+      await onSend(message, attached);
     } finally {
       setSending(false);
     }
@@ -60,7 +49,7 @@ export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
         <ul className="file-chips">
           {files.map((file) => (
             <li key={file.name} className="chip">
-              📎 {file.name}
+              {file.name}
               <button
                 type="button"
                 className="icon small"
@@ -76,7 +65,7 @@ export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
       <textarea
         name="message"
         aria-label="Message"
-        placeholder={sending ? "Uploading and sending…" : "Message Fawn…"}
+        placeholder={sending ? "Uploading…" : "Message Fawn…"}
         rows={3}
         value={text}
         onChange={(event) => setText(event.target.value)}
@@ -104,7 +93,7 @@ export function Composer({ models, busy, onSend, onStop }: Props): ReactNode {
         <select
           aria-label="Model"
           value={model ?? ""}
-          onChange={(event) => setModel(event.target.value || null)}
+          onChange={(event) => onModelChange(event.target.value)}
         >
           {models.map((m) => (
             <option key={m.name} value={m.name}>

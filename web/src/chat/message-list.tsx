@@ -23,7 +23,7 @@ export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Pro
                   <ul className="file-chips">
                     {group.files.map((file) => (
                       <li key={file.filename} className="chip">
-                        📎 {file.filename}
+                        {file.filename}
                       </li>
                     ))}
                   </ul>
@@ -106,7 +106,7 @@ function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNod
           <details key={step.id} className={`tool-step ${state}`} data-tool={step.name}>
             <summary>
               <span className="tool-state" role="img" aria-label={state}>
-                {state === "running" ? "⏳" : state === "failed" ? "✗" : "✓"}
+                {state === "running" ? "…" : state === "failed" ? "✗" : "✓"}
               </span>
               <span className="tool-name">{step.name}</span>
               <span className="tool-summary">{toolCallSummary(step.name, step.args)}</span>
