@@ -91,6 +91,7 @@ describe("loadConfig sources", () => {
         trust_proxy: false,
         login_max_failures: 5,
         login_lockout_seconds: 900,
+        admins: [],
       },
       uploads: {
         max_files: 10,
