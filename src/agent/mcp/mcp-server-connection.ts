@@ -142,21 +142,9 @@ function createTransport(server: McpServerConfig, stderrTail: string[], logger: 
   }
   const url = new URL(server.url ?? "");
   const headers = server.headers;
-  if (server.type === "sse") {
-    return new SSEClientTransport(url, {
-      requestInit: { headers },
-      // The event stream's GET needs the headers too (auth tokens).
-      eventSourceInit: {
-        fetch: (input, init) =>
-          fetch(input, { ...init, headers: { ...headersOf(init?.headers), ...headers } }),
-      },
-    });
-  }
+  // The SDK sends `requestInit.headers` on the SSE stream's GET and on every POST.
+  if (server.type === "sse") return new SSEClientTransport(url, { requestInit: { headers } });
   return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
-}
-
-function headersOf(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
-  return Object.fromEntries(new Headers(init).entries());
 }
 
 function selectTools(

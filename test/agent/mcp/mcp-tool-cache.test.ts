@@ -90,6 +90,17 @@ describe("McpToolCache", () => {
     expect(http.authorizations.every((value) => value === "Bearer s3cret")).toBe(true);
   });
 
+  it("speaks the old HTTP+SSE transport (type: sse), headers on the stream and the posts", async () => {
+    await writeServers({
+      legacy: { type: "sse", url: http.sseUrl, headers: { Authorization: "Bearer s3cret" } },
+    });
+    const tools = await withBlockingIoGate(() => openCache({}).tools());
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["lookup", "ping"]);
+    expect(String((await call(tools, "lookup", { country: "France" })).content)).toBe("Paris");
+    expect(http.authorizations.length).toBeGreaterThanOrEqual(2);
+    expect(http.authorizations.every((value) => value === "Bearer s3cret")).toBe(true);
+  });
+
   it("refuses a stdio command outside the allow-list (default npx, uvx) and starts nothing", async () => {
     await writeServers({ local: { command: "node", args: [STDIO_SERVER] } });
     const mcp = openCache({});
