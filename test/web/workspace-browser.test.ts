@@ -3,7 +3,8 @@
  * served by the gateway at `/`): the offline demo's report streams in with its tool steps and
  * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
  * reload; tokens show while they stream; Stop cancels a run; an uploaded file reaches the agent;
- * a clarification question is answered by clicking an option; a failed run shows an error;
+ * a clarification question is answered by clicking an option; a plan-mode run shows its to-dos;
+ * a failed run shows an error;
  * with local auth, a wrong password shows an error and the right one opens the workspace.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -40,6 +41,25 @@ const SCRIPT = [
           },
         ],
       },
+    ],
+  },
+  {
+    match: "make a plan",
+    turns: [
+      {
+        tool_calls: [
+          {
+            name: "write_todos",
+            args: {
+              todos: [
+                { content: "Gather the figures", status: "completed" },
+                { content: "Write the summary", status: "in_progress" },
+              ],
+            },
+          },
+        ],
+      },
+      { content: "The plan is under way." },
     ],
   },
   { match: "^lisbon$", turns: [{ content: "Lisbon it is: Alfama on Saturday, Belém on Sunday." }] },
@@ -234,6 +254,20 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
     await page.locator(".message.human").getByText("Lisbon", { exact: true }).waitFor();
     await page.locator(".message.assistant").getByText("Lisbon it is").waitFor();
     expect(await card.getByRole("button", { name: "Kyoto" }).isDisabled()).toBe(true);
+    await page.context().close();
+  });
+
+  it("shows the to-do list of a plan-mode run", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    await page.getByRole("checkbox", { name: "Plan" }).check();
+    await send(page, "make a plan");
+    // (The todo middleware reminds the model of the open item, so the answer may repeat.)
+    await page.locator(".message.assistant").getByText("The plan is under way.").first().waitFor();
+    const todos = page.locator(".todos");
+    await todos.getByText("To-dos · 1/2").waitFor();
+    await todos.locator(".todo.completed").getByText("Gather the figures").waitFor();
+    await todos.locator(".todo.in_progress").getByText("Write the summary").waitFor();
     await page.context().close();
   });
 

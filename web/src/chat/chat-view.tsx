@@ -35,6 +35,8 @@ export function ChatView({
   // list arrives is never overwritten).
   const [pickedModel, setPickedModel] = useState<string | null>(null);
   const model = pickedModel ?? (models.find((m) => m.is_default) ?? models[0])?.name ?? null;
+  // Plan mode: the agent keeps a to-do list (`write_todos`), shown above the composer.
+  const [planMode, setPlanMode] = useState(false);
   const stream = useStream<ThreadValues>({
     client,
     assistantId: "lead_agent",
@@ -105,7 +107,12 @@ export function ChatView({
         { messages: [human] },
         {
           ...(target && !threadId ? { threadId: target } : {}),
-          ...(modelName ? { config: { configurable: { model_name: modelName } } } : {}),
+          config: {
+            configurable: {
+              ...(modelName ? { model_name: modelName } : {}),
+              ...(planMode ? { is_plan_mode: true } : {}),
+            },
+          },
           streamMode: [...STREAM_MODES],
           optimisticValues: (previous) => ({
             ...previous,
@@ -168,6 +175,8 @@ export function ChatView({
           models={models}
           model={model}
           onModelChange={setPickedModel}
+          planMode={planMode}
+          onPlanModeChange={setPlanMode}
           busy={stream.isLoading}
           onSend={(text, files) =>
             send(text, files, model).catch((caught: unknown) => setSendError(describe(caught)))

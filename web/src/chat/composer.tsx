@@ -7,13 +7,24 @@ interface Props {
   /** The model runs use (owned by the chat, so a clarification answer uses it too). */
   model: string | null;
   onModelChange: (name: string) => void;
+  planMode: boolean;
+  onPlanModeChange: (on: boolean) => void;
   busy: boolean;
   onSend: (text: string, files: File[]) => Promise<void>;
   onStop: () => void;
 }
 
 /** Message box: Enter sends (Shift+Enter: new line), attachments, model picker, Stop while running. */
-export function Composer({ models, model, onModelChange, busy, onSend, onStop }: Props): ReactNode {
+export function Composer({
+  models,
+  model,
+  onModelChange,
+  planMode,
+  onPlanModeChange,
+  busy,
+  onSend,
+  onStop,
+}: Props): ReactNode {
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
@@ -101,6 +112,14 @@ export function Composer({ models, model, onModelChange, busy, onSend, onStop }:
             </option>
           ))}
         </select>
+        <label className="toggle" title="The agent plans with a to-do list first">
+          <input
+            type="checkbox"
+            checked={planMode}
+            onChange={(event) => onPlanModeChange(event.target.checked)}
+          />
+          Plan
+        </label>
         <span className="spacer" />
         {busy ? (
           <button type="button" className="danger" onClick={onStop}>
