@@ -4,7 +4,7 @@
  * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
  * reload; tokens show while they stream; Stop cancels a run; an uploaded file reaches the agent;
  * a clarification question is answered by clicking an option; a plan-mode run shows its to-dos;
- * a failed run shows an error;
+ * a failed run shows an error; a thread is deleted from the sidebar;
  * with local auth, a wrong password shows an error and the right one opens the workspace.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -277,6 +277,22 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
     await send(page, "anything");
     await page.getByRole("alert").getByText("The run failed.").waitFor();
     await page.getByRole("button", { name: "Send" }).waitFor();
+    await page.context().close();
+  });
+
+  it("deletes a thread from the sidebar", async () => {
+    const page = await openPage(server.url);
+    await send(page, "hello");
+    await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+    await page.waitForURL(/\/chats\//);
+    const threadId = page.url().split("/").at(-1) ?? "";
+    const row = page.locator(".thread", { has: page.locator(`[data-thread-id="${threadId}"]`) });
+    await row.getByRole("button", { name: /^Delete / }).click();
+    await row.getByRole("button", { name: "Delete?" }).click();
+    await row.waitFor({ state: "detached" });
+    await page.waitForURL(`${server.url}/`);
+    const gone = await fetch(`${server.url}/api/threads/${threadId}`);
+    expect(gone.status).toBe(404);
     await page.context().close();
   });
 
