@@ -195,7 +195,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     const inherited = [...tools, ...acceptedMcpTools];
     const runTools = [
       ...tools,
-      ...(run.subagentEnabled ? [subagents.taskTool(model, inherited)] : []),
+      ...(run.subagentEnabled ? [subagents.taskTool(model, inherited, skills.prompt)] : []),
       ...leadOnlyTools,
       ...acceptedMcpTools,
     ];

@@ -78,25 +78,28 @@ Clarify, then plan, then act. If the request is missing information you cannot r
 
 const skills: PromptSection = {
   name: "skill_system",
-  render: ({ skills: available, skillsDeferred }) => {
-    if (skillsDeferred && available.length > 0) return deferredSkillIndex(available);
-    const list =
-      available.length === 0
-        ? "(no skills are installed yet)"
-        : available
-            .map(
-              (skill) =>
-                `<skill><name>${escapeXml(skill.name)}</name><description>${escapeXml(skill.description)}</description><location>${escapeXml(skill.location)}</location></skill>`,
-            )
-            .join("\n");
-    return `<skill_system>
+  render: ({ skills: available, skillsDeferred }) => renderSkillSystem(available, skillsDeferred),
+};
+
+/** The `<skill_system>` block: every skill with its description and SKILL.md location. */
+export function renderSkillSystem(available: readonly PromptSkill[], deferred = false): string {
+  if (deferred && available.length > 0) return deferredSkillIndex(available);
+  const list =
+    available.length === 0
+      ? "(no skills are installed yet)"
+      : available
+          .map(
+            (skill) =>
+              `<skill><name>${escapeXml(skill.name)}</name><description>${escapeXml(skill.description)}</description><location>${escapeXml(skill.location)}</location></skill>`,
+          )
+          .join("\n");
+  return `<skill_system>
 Skills are instructions for specific kinds of work. When a task matches a skill, read its SKILL.md (the location below) with read_file before using the skill, then follow it. Files a skill refers to are in the same folder; they are read-only.
 <available_skills>
 ${list}
 </available_skills>
 </skill_system>`;
-  },
-};
+}
 
 /** Names only: a long skill catalog costs a line per skill instead of a paragraph. */
 function deferredSkillIndex(available: readonly PromptSkill[]): string {

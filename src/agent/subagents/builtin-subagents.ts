@@ -31,6 +31,7 @@ ${WORKING_FOLDERS}
 End with a short report: what you did, what you found, the paths of files you created or changed, and any open problem.
 </report>`,
   tools: null,
+  skills: null,
   disallowedTools: DEFAULT_SUBAGENT_DISALLOWED_TOOLS,
   model: "inherit",
   maxTurns: 150,
@@ -55,6 +56,7 @@ ${WORKING_FOLDERS}
 For each command or group of commands: what ran, whether it succeeded, the relevant output (summarized when long), and any error.
 </report>`,
   tools: ["bash", "ls", "read_file", "write_file", "str_replace"],
+  skills: null,
   disallowedTools: DEFAULT_SUBAGENT_DISALLOWED_TOOLS,
   model: "inherit",
   maxTurns: 60,

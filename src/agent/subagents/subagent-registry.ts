@@ -36,6 +36,7 @@ export function createSubagentRegistry(
       description: custom.description,
       systemPrompt: custom.system_prompt,
       tools: custom.tools ?? null,
+      skills: custom.skills ?? null,
       disallowedTools: custom.disallowed_tools ?? [],
       model: custom.model,
       maxTurns: custom.max_turns,
@@ -66,5 +67,16 @@ function withOverrides(
     timeoutSeconds: override?.timeout_seconds ?? globalTimeout ?? type.timeoutSeconds,
     maxTurns: override?.max_turns ?? globalTurns ?? type.maxTurns,
     model: override?.model ?? type.model ?? INHERIT_MODEL,
+    // `agents.<name>.skills` narrows further: a skill must be allowed by both lists.
+    skills: intersectSkills(type.skills, override?.skills ?? null),
   };
+}
+
+function intersectSkills(
+  a: readonly string[] | null,
+  b: readonly string[] | null,
+): readonly string[] | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a.filter((name) => b.includes(name));
 }

@@ -4,6 +4,7 @@ import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import type { Logger } from "../../core/logger.js";
 import type { SandboxProviderKind } from "../../sandbox/sandbox-provider.js";
 import { selectModelConfig } from "../models/list-models.js";
+import type { PromptSkill } from "../prompts/prompt-sections.js";
 import {
   buildSubagentMiddlewares,
   type SubagentMiddlewareOptions,
@@ -28,6 +29,7 @@ export interface SubagentSupport {
   taskTool(
     runModel: ModelConfig,
     runTools: readonly StructuredToolInterface[],
+    skills?: readonly PromptSkill[],
   ): StructuredToolInterface;
 }
 
@@ -50,10 +52,11 @@ export function createSubagentSupport(options: SubagentSupportOptions): Subagent
   });
   return {
     registry,
-    taskTool(runModel, runTools) {
+    taskTool(runModel, runTools, skills = []) {
       return createTaskTool({
         registry,
         parentTools: runTools,
+        skills,
         resolveModel: (name) => {
           if (name === INHERIT_MODEL) return subagentModelOf(runModel);
           const { model, fellBack } = selectModelConfig(config, name);

@@ -7,6 +7,8 @@ export interface SubagentType {
   systemPrompt: string;
   /** Allowed tool names; null = every tool of the lead agent. */
   tools: readonly string[] | null;
+  /** Skills it is told about (of the run's enabled ones); null = all of them, [] = none. */
+  skills: readonly string[] | null;
   /** Tool names removed after the allow list. */
   disallowedTools: readonly string[];
   /** A configured model name, or `inherit` (the lead agent's model for the run). */

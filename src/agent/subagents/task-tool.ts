@@ -13,6 +13,7 @@ import type { DelegationEntry, SandboxState } from "../lead-agent/thread-state-r
 import { runOptionsOf } from "../middlewares/runtime.js";
 import { TASK_TOOL } from "../middlewares/subagent-limit/subagent-limit-middleware.js";
 import type { AgentMiddleware } from "../middlewares/types.js";
+import { type PromptSkill, renderSkillSystem } from "../prompts/prompt-sections.js";
 import { threadScopeOf } from "../tools/thread-scope.js";
 import { BASH_SUBAGENT } from "./builtin-subagents.js";
 import { runSubagent, type SubagentRunRequest } from "./run-subagent.js";
@@ -37,6 +38,8 @@ export interface TaskToolOptions {
   registry: SubagentRegistry;
   /** The lead agent's tools for this run, before a type's allow and deny lists. */
   parentTools: readonly StructuredToolInterface[];
+  /** The run's enabled skills as the lead agent's prompt lists them (empty: none readable). */
+  skills?: readonly PromptSkill[];
   /** The model a type names (`inherit`: the run's model); rejects when it cannot be built. */
   resolveModel(name: string): Promise<SubagentModel>;
   /** A fresh middleware chain for one sub-agent run. */
@@ -97,7 +100,7 @@ export function createTaskTool(options: TaskToolOptions): StructuredToolInterfac
       progress.started(input.description);
       const parent = parentStateOf(config);
       const request: SubagentRunRequest = {
-        type,
+        type: withSkillsPrompt(type, options.skills ?? []),
         prompt: input.prompt,
         model: model.model,
         tools: toolsFor(type, options.parentTools),
@@ -123,6 +126,17 @@ export function createTaskTool(options: TaskToolOptions): StructuredToolInterfac
     },
     { name: TASK_TOOL, description: taskToolDescription(options.registry), schema: taskSchema },
   );
+}
+
+/**
+ * The type with the run's skills it may use (its `skills` list, or all) listed after its own
+ * system prompt, the way the lead agent's prompt lists them; unchanged when none remain.
+ */
+export function withSkillsPrompt(type: SubagentType, skills: readonly PromptSkill[]): SubagentType {
+  const allowed = type.skills;
+  const listed = allowed === null ? skills : skills.filter((skill) => allowed.includes(skill.name));
+  if (listed.length === 0) return type;
+  return { ...type, systemPrompt: `${type.systemPrompt}\n\n${renderSkillSystem(listed)}` };
 }
 
 /** The type's tools: its allow list (or all of the parent's), minus its deny list, never `task`. */

@@ -120,7 +120,7 @@ const subagentOverrideSchema = z.strictObject({
   timeout_seconds: z.number().positive().optional(),
   max_turns: z.number().int().min(1).optional(),
   model: z.string().min(1).optional(),
-  /** Accepted for reference configs; skills do not reach sub-agents yet. */
+  /** Skills the type is told about (of the run's enabled ones); unset = all. */
   skills: z.array(z.string()).nullish(),
   token_budget: opaqueSection.optional(),
 });
