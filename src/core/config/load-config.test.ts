@@ -62,7 +62,7 @@ describe("loadConfig sources", () => {
         ls_output_max_chars: 20_000,
         bash_command_timeout: 600,
       },
-      skills: { container_path: "/mnt/skills" },
+      skills: { container_path: "/mnt/skills", deferred_discovery: false },
       memory: {
         enabled: true,
         mode: "middleware",
