@@ -50,10 +50,10 @@ const INSERT_COLUMNS = [
   "seq",
 ] as const;
 /**
- * Largest rows per INSERT. SQLite prepares each text once per connection, and preparing costs
- * about as much per row of text as inserting a row (a 512-row text ~3 ms): beyond 64 rows a chunk
- * inserts no faster, so larger texts would only add preparing. PostgreSQL parses every statement
- * anyway and pays a round trip per chunk, so it takes larger chunks.
+ * Largest rows per INSERT. SQLite prepares each text once per connection (a fresh connection, a
+ * fresh cost) and inserts no faster per row beyond ~64 rows a statement, so it keeps its texts
+ * small and few. PostgreSQL parses every statement anyway and pays a round trip per chunk, so it
+ * takes larger chunks.
  */
 const MAX_INSERT_ROWS: Record<SqlDialectName, number> = { sqlite: 64, postgres: 512 };
 /** Events encoded between two yields to the event loop. */
@@ -63,9 +63,11 @@ const ENCODE_SLICE = 256;
  * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
  * few texts exist per engine (SQLite: seven sizes; PostgreSQL: ten, with or without
  * `RETURNING seq`): the SQLite worker prepares each once, and no query builder runs per batch.
- * Each row's seq is the thread's max seq before the statement plus the row's offset: the CTE is
- * computed once, against the table as it was before the statement, so rows never see each other
- * (a chunk after another in the same transaction sees that one's rows, as it should).
+ * The rows are a VALUES list joined once to the thread's max seq before the statement, each row's
+ * seq that max plus the row's offset (a chunk after another in the same transaction sees that
+ * one's rows, as it should). Not a scalar subquery per row: PostgreSQL plans each of those apart
+ * (a 512-row chunk took ~3× the server time of a plain INSERT), and SQLite prepares the plain
+ * VALUES list several times faster.
  */
 const insertTexts = new Map<string, string>();
 
@@ -75,21 +77,21 @@ function insertText(dialect: SqlDialectName, rows: number, returning: boolean): 
   if (cached !== undefined) return cached;
   const width = INSERT_COLUMNS.length - 1;
   const tuples = Array.from({ length: rows }, (_, row) => {
-    const slots = INSERT_COLUMNS.slice(0, width).map((column, index) => {
-      if (dialect === "sqlite") return "?";
-      // $1 is the thread id of the CTE.
-      const slot = `$${row * width + index + 2}`;
-      return column === "event_metadata" ? `${slot}::jsonb` : slot;
-    });
-    return `(${slots.join(", ")}, (select m from base) + ${row + 1})`;
+    const slots = Array.from({ length: width }, (_, index) =>
+      // $1 is the thread id of the max-seq read.
+      dialect === "sqlite" ? "?" : `$${row * width + index + 2}`,
+    );
+    return `(${slots.join(", ")}, ${row + 1})`;
   });
-  const base =
+  const base = "(select coalesce(max(seq), 0) as m from run_events where thread_id = ?) as b";
+  // PostgreSQL types untyped VALUES parameters as text: the two other columns are cast once.
+  const text =
     dialect === "sqlite"
-      ? "with base(m) as materialized (select coalesce(max(seq), 0) from run_events where thread_id = ?)"
-      : "with base(m) as (select coalesce(max(seq), 0) from run_events where thread_id = $1)";
-  const text = `${base} insert into run_events (${INSERT_COLUMNS.join(", ")}) values ${tuples.join(", ")}${returning ? " returning seq" : ""}`;
-  insertTexts.set(key, text);
-  return text;
+      ? `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, b.m + v.column9 from ${base}, (values ${tuples.join(", ")}) as v`
+      : `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.c1, v.c2, v.c3, v.c4, v.c5, v.c6, v.c7::jsonb, v.c8::timestamptz, b.m + v.n from ${base.replace("?", "$1")}, (values ${tuples.join(", ")}) as v(c1, c2, c3, c4, c5, c6, c7, c8, n)`;
+  const full = `${text}${returning ? " returning seq" : ""}`;
+  insertTexts.set(key, full);
+  return full;
 }
 
 /**
