@@ -12,7 +12,7 @@ import { createPostgresTestDatabase } from "../../../test/helpers/postgres.js";
 import type { NewRunEvent } from "../../runtime/run-event-store.js";
 import { SerializedRunEvent } from "../../runtime/serialized-run-event.js";
 import { openSqlDatabase, type SqlDatabase } from "./database.js";
-import { chunkSizes, SqlRunEventStore } from "./sql-run-event-store.js";
+import { chunkSizes, postgresChunkSizes, SqlRunEventStore } from "./sql-run-event-store.js";
 
 describe("batch chunking", () => {
   it("cuts any batch into power-of-two chunks of at most 64 rows on SQLite, largest first", () => {
@@ -22,8 +22,15 @@ describe("batch chunking", () => {
     expect(chunkSizes(1300)).toEqual([...Array<number>(20).fill(64), 16, 4]);
   });
 
-  it("cuts at most 512 rows per chunk where asked (PostgreSQL)", () => {
+  it("cuts at most 512 rows per chunk where asked", () => {
     expect(chunkSizes(1300, 512)).toEqual([512, 512, 256, 16, 4]);
+  });
+
+  it("on PostgreSQL, cuts full 512-row chunks and the rest in one (a round trip each)", () => {
+    expect(postgresChunkSizes(1300)).toEqual([512, 512, 276]);
+    expect(postgresChunkSizes(1024)).toEqual([512, 512]);
+    expect(postgresChunkSizes(7)).toEqual([7]);
+    expect(postgresChunkSizes(0)).toEqual([]);
   });
 
   it("uses at most seven distinct statement shapes for every batch size up to 5,000", () => {

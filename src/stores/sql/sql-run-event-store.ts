@@ -60,9 +60,9 @@ const MAX_INSERT_ROWS: Record<SqlDialectName, number> = { sqlite: 64, postgres: 
 const ENCODE_SLICE = 256;
 
 /**
- * Multi-row INSERT texts by row count, built once. A batch is cut into power-of-two chunks, so
- * few texts exist per engine (SQLite: seven sizes; PostgreSQL: ten, with or without
- * `RETURNING seq`): the SQLite worker prepares each once, and no query builder runs per batch.
+ * Multi-row INSERT texts by row count. SQLite's batches are cut into power-of-two chunks, so seven
+ * texts exist and the worker prepares each once; PostgreSQL's full chunks share one text (with or
+ * without `RETURNING seq`) and a remainder's is built for it. No query builder runs per batch.
  * The rows are a VALUES list joined once to the thread's max seq before the statement, each row's
  * seq that max plus the row's offset (a chunk after another in the same transaction sees that
  * one's rows, as it should). Not a scalar subquery per row: PostgreSQL plans each of those apart
@@ -90,7 +90,8 @@ function insertText(dialect: SqlDialectName, rows: number, returning: boolean): 
       ? `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, b.m + v.column9 from ${base}, (values ${tuples.join(", ")}) as v`
       : `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.c1, v.c2, v.c3, v.c4, v.c5, v.c6, v.c7::jsonb, v.c8::timestamptz, b.m + v.n from ${base.replace("?", "$1")}, (values ${tuples.join(", ")}) as v(c1, c2, c3, c4, c5, c6, c7, c8, n)`;
   const full = `${text}${returning ? " returning seq" : ""}`;
-  insertTexts.set(key, full);
+  // PostgreSQL's remainders come in any size (see `postgresChunkSizes`): only full chunks repeat.
+  if (dialect === "sqlite" || rows === MAX_INSERT_ROWS.postgres) insertTexts.set(key, full);
   return full;
 }
 
@@ -181,6 +182,17 @@ interface PreparedBatch {
 }
 
 /** `count` as power-of-two chunk sizes, largest first (at most `maxRows`, a power of two, each). */
+/**
+ * PostgreSQL: full chunks, then the rest in one. It parses every statement anyway (nothing is
+ * prepared by text), so fixed shapes buy nothing there, while every chunk costs a round trip.
+ */
+export function postgresChunkSizes(count: number): number[] {
+  const max = MAX_INSERT_ROWS.postgres;
+  const sizes: number[] = Array.from({ length: Math.floor(count / max) }, () => max);
+  if (count % max > 0) sizes.push(count % max);
+  return sizes;
+}
+
 export function chunkSizes(count: number, maxRows = MAX_INSERT_ROWS.sqlite): number[] {
   const sizes: number[] = [];
   let left = count;
@@ -299,7 +311,8 @@ export class SqlRunEventStore implements RunEventStore {
     const rowsOf = new Map<string, number>();
     for (const [threadId, rows] of byThread) {
       rowsOf.set(threadId, rows.length);
-      const sizes = chunkSizes(rows.length, MAX_INSERT_ROWS[dialect]);
+      const sizes =
+        dialect === "sqlite" ? chunkSizes(rows.length) : postgresChunkSizes(rows.length);
       let start = 0;
       sizes.forEach((size, index) => {
         const returning = dialect === "postgres" && index === sizes.length - 1;
