@@ -2,7 +2,7 @@
  * The web workspace in real Chromium against a real gateway (the UI built once for this file,
  * served by the gateway at `/`): the offline demo's report streams in with its tool steps and
  * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
- * reload; tokens show while they stream; Stop cancels a run; an uploaded file reaches the agent;
+ * reload; tokens show while they stream; a reload rejoins a running run, and Stop cancels it; an uploaded file reaches the agent;
  * a clarification question is answered by clicking an option; a plan-mode run shows its to-dos;
  * a failed run shows an error; a thread is deleted from the sidebar;
  * with local auth, a wrong password shows an error and the right one opens the workspace.
@@ -204,13 +204,17 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
     await page.context().close();
   });
 
-  it("stops a running run with the Stop button", async () => {
+  it("rejoins a running run after a reload and stops it with the Stop button", async () => {
     const page = await openPage(server.url);
     await page.getByLabel("Model").selectOption("scripted");
     await send(page, "hang now");
     const stop = page.getByRole("button", { name: "Stop" });
     await stop.waitFor();
     await page.waitForURL(/\/chats\//);
+    // A reload rejoins the running run's stream (the run goes on without the page).
+    await page.reload();
+    await page.locator(".message.human").getByText("hang now").waitFor();
+    await stop.waitFor();
     await stop.click();
     await page.getByRole("status").getByText("Stopped.").waitFor();
     await page.getByRole("button", { name: "Send" }).waitFor();
