@@ -284,6 +284,12 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
     await page.context().close();
   });
 
+  it("says so when the URL names a chat that does not exist", async () => {
+    const page = await openPage(`${server.url}/chats/no-such-thread`);
+    await page.getByRole("alert").getByText("Could not load this chat.").waitFor();
+    await page.context().close();
+  });
+
   it("deletes a thread from the sidebar", async () => {
     const page = await openPage(server.url);
     await send(page, "hello");

@@ -1,6 +1,6 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
-import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } from "react";
 import { apiJson } from "../api/http.js";
 import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
@@ -31,6 +31,9 @@ export function ChatView({
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
   const [stopped, setStopped] = useState(false);
+  // Whether this view started a run: a stream error then means the run failed; before that, it
+  // can only be the thread failing to load.
+  const [ranHere, setRanHere] = useState(false);
   // The user's pick; until there is one, the server's default (derived, so a pick made while the
   // list arrives is never overwritten).
   const [pickedModel, setPickedModel] = useState<string | null>(null);
@@ -65,19 +68,26 @@ export function ChatView({
   }, [title]);
 
   const bottom = useRef<HTMLDivElement>(null);
+  // Follow the conversation as it grows (new messages, streamed tokens), unless the user has
+  // scrolled up to read: then stay put until they scroll back to the bottom.
+  const pinned = useRef(true);
+  const onScroll = (event: UIEvent<HTMLDivElement>): void => {
+    const view = event.currentTarget;
+    pinned.current = view.scrollHeight - view.scrollTop - view.clientHeight < 80;
+  };
   const messageCount = messages.length;
   const lastLength = lastGroup && "text" in lastGroup ? lastGroup.text.length : 0;
   useEffect(() => {
-    // Follow the conversation as it grows (new messages, streamed tokens).
     void messageCount;
     void lastLength;
-    bottom.current?.scrollIntoView({ block: "end" });
+    if (pinned.current) bottom.current?.scrollIntoView({ block: "end" });
   }, [messageCount, lastLength]);
 
   /** Uploads the attachments (creating the thread first if needed), then starts the run. */
   const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
     setSendError(null);
     setStopped(false);
+    pinned.current = true;
     let target = threadId;
     let uploaded: UploadedFile[] = [];
     if (files.length > 0) {
@@ -101,6 +111,7 @@ export function ChatView({
           }
         : {}),
     };
+    setRanHere(true);
     // Not awaited: submit settles when the run ends; the composer is free once uploads are done.
     void stream
       .submit(
@@ -129,7 +140,14 @@ export function ChatView({
     onRunFinished();
   };
 
-  const error = sendError ?? (stream.error ? describe(stream.error) : null);
+  const error = sendError
+    ? { label: "Could not send the message.", detail: sendError }
+    : stream.error
+      ? {
+          label: ranHere ? "The run failed." : "Could not load this chat.",
+          detail: describe(stream.error),
+        }
+      : null;
   const empty = groups.length === 0 && !stream.isThreadLoading;
 
   return (
@@ -139,7 +157,7 @@ export function ChatView({
           <h1 className="chat-title">{title ?? (threadId ? "Chat" : "New chat")}</h1>
           {stream.isLoading && <span className="badge live">working…</span>}
         </header>
-        <div className="messages" data-testid="messages">
+        <div className="messages" data-testid="messages" onScroll={onScroll}>
           {empty && (
             <div className="welcome">
               <h2>What should Fawn do?</h2>
@@ -165,7 +183,7 @@ export function ChatView({
           )}
           {error && (
             <div className="run-error" role="alert">
-              <strong>The run failed.</strong> {error}
+              <strong>{error.label}</strong> {error.detail}
             </div>
           )}
           <div ref={bottom} />
