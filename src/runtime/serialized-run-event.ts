@@ -1,5 +1,53 @@
 import type { NewRunEvent } from "./run-event-store.js";
-import type { Json } from "./serialize.js";
+import { type Json, toJson } from "./serialize.js";
+
+/** Nesting beyond which a value is left to `toJson` (which also drops cycles). */
+const MAX_PLAIN_DEPTH = 32;
+
+/**
+ * Whether `JSON.stringify(value)` already writes what `JSON.stringify(toJson(value))` would: only
+ * strings, booleans, finite numbers, null, arrays and plain objects (no `toJSON`), shallower than
+ * `MAX_PLAIN_DEPTH`. Walks without allocating; anything else (messages, Dates, Maps, class
+ * instances, bigints, functions) answers false and goes through `toJson`.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "undefined":
+      // Skipped in objects and written as null in arrays, by both.
+      return true;
+    case "object":
+      break;
+    default:
+      return false;
+  }
+  if (value === null) return true;
+  if (depth >= MAX_PLAIN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    for (let index = 0; index < value.length; index++) {
+      if (!isPlainJson(value[index], depth + 1)) return false;
+    }
+    return true;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!isPlainJson(record[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** `JSON.stringify(toJson(value))`, without `toJson`'s copy when the value is plain JSON already. */
+export function jsonText(value: unknown): string {
+  // Top-level undefined writes nothing; `toJson` makes it null.
+  return JSON.stringify(isPlainJson(value, 0) ? value : toJson(value)) ?? "null";
+}
 
 /**
  * A new event whose producer serialized it already — the journal does it as it appends, while
@@ -35,8 +83,8 @@ export class SerializedRunEvent implements NewRunEvent {
     run_id: string;
     event_type: string;
     category: string;
-    /** A JSON value (see `toJson`); it is serialized here and not kept. */
-    content: Json;
+    /** Any value: converted as `toJson` would, serialized here, and not kept. */
+    content: unknown;
     metadata: Record<string, Json>;
     created_at: string;
     user_id: string | null;
@@ -54,7 +102,7 @@ export class SerializedRunEvent implements NewRunEvent {
       this.#textIsContent = false;
       this.#value = content;
     } else {
-      this.#text = JSON.stringify(content);
+      this.#text = jsonText(content);
       this.#textIsContent = true;
     }
     this.#metadata = fields.metadata;

@@ -160,7 +160,7 @@ export class RunJournal extends BaseCallbackHandler {
       run_id: this.runId,
       event_type: eventType,
       category,
-      content: toJson(content),
+      content,
       metadata: toJson(metadata) as Record<string, Json>,
       created_at: isoTimestampNow(),
       user_id: this.userId,
