@@ -63,7 +63,7 @@ const SCRIPT = [
     ],
   },
   { match: "^lisbon$", turns: [{ content: "Lisbon it is: Alfama on Saturday, Belém on Sunday." }] },
-  { match: "stream please", stream_delay_ms: 25, turns: [{ content: SLOW_ANSWER }] },
+  { match: "stream please", stream_delay_ms: 40, turns: [{ content: SLOW_ANSWER }] },
   { match: "hang now", hang: true },
   {
     match: "attached",
@@ -91,7 +91,8 @@ const RECORD_ASSISTANT_TEXTS = `
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 `;
 
-describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
+// A shared 2-core CI box runs other suites beside this one: generous per-test time.
+describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000 }, () => {
   let webRoot: string;
   let browser: Browser;
   let server: WebGateway;
@@ -125,6 +126,7 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", () => {
 
   async function openPage(url: string): Promise<Page> {
     const context = await browser.newContext({ acceptDownloads: true });
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     const logs: string[] = [];
     page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
