@@ -31,6 +31,22 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
 }
 
+/** What a push subscription hands its consumer: a stream item, or that the stream was dropped. */
+export type WatchItem = StreamItem | { kind: "dropped" };
+
+/**
+ * A push subscription (`StreamBridge.watch`): items are handed over synchronously as they are
+ * published, without a promise per event. It starts paused.
+ */
+export interface StreamWatch {
+  /** Hand over what is available now, then each item as it comes, until paused or closed. */
+  resume(): void;
+  /** Hold items back (the consumer is full); they stay in the bridge's window. */
+  pause(): void;
+  /** Stop for good (idempotent). `end`, `gap`, `dropped` and the signal's abort also close it. */
+  close(): void;
+}
+
 /** Anything with a name: the task that now owns a run's producer side (`run-finalization-<id>`). */
 export interface ProducerOwner {
   readonly name: string;
@@ -43,6 +59,12 @@ export interface StreamBridge {
   /** Marks the stream ended; subscribers drain what remains, then receive `end`. Idempotent. */
   publishEnd(runId: string): Promise<void>;
   subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<StreamItem>;
+  /**
+   * Optional push form of `subscribe` for in-process bridges: the same items in the same order,
+   * handed to `onItem` synchronously (heartbeats only while resumed and idle). A consumer that
+   * frames every event (SSE) saves the promises an async iteration costs per event.
+   */
+  watch?(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch;
   streamExists(runId: string): Promise<boolean>;
   /** Drops the run's stream after `delayMs` (default 0). */
   cleanup(runId: string, options?: { delayMs?: number }): Promise<void>;

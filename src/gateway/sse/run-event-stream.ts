@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
-import { type Frame, type RunFramesOptions, runFrames } from "./run-frames.js";
+import { type FrameFeed, feedFrames } from "./frame-feed.js";
+import type { Frame, RunFramesOptions } from "./run-frames.js";
 import { eventFrame } from "./sse-frame.js";
 import { atTurnEnd } from "./turn-end.js";
 
@@ -54,48 +55,61 @@ type Outcome = "closed" | "dropped" | "failed" | "stopped";
 export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const abort = new AbortController();
-  const frames = runFrames(o, abort.signal);
   let finished = false;
   let index = 0;
   let started = false;
+  let feed: FrameFeed | null = null;
   /** Set by the first pull unless frames go straight to Node's response. */
   let controllerSink: ControllerSink | null = null;
+  /** Ends the running pump (the client left). */
+  let settlePump: ((outcome: Outcome) => void) | null = null;
 
   const stop = async (): Promise<void> => {
     finished = true;
     abort.abort();
+    feed?.close();
     controllerSink?.release();
-    await frames.return(undefined).catch(() => undefined);
+    settlePump?.("stopped");
   };
 
-  /** Reads frames until the last one, the client leaving, or a test cut; writes them via `sink`. */
-  const pump = async (sink: ChunkSink): Promise<Outcome> => {
-    let pending: string[] = [];
-    let full: Promise<void> | undefined;
-    let scheduled = false;
-    const flush = (): void => {
-      scheduled = false;
-      if (finished || pending.length === 0) return;
-      const text = pending.join("");
-      pending = [];
-      o.hooks?.onWrite?.({ runId: o.runId, text });
-      full = sink.write(text);
-    };
-    try {
-      for (;;) {
-        if (full) {
-          const waited = full;
-          await waited;
-          if (full === waited) full = undefined;
-        }
-        if (finished) return "stopped";
-        const next = await frames.next();
-        if (finished) return "stopped";
-        if (next.done) {
+  /**
+   * Writes the run's frames via `sink` until the last one, the client leaving, or a test cut.
+   * Frames are pushed by the feed (inside `publish` on the in-process bridge); the ones of one
+   * turn are joined and written at its end.
+   */
+  const pump = (sink: ChunkSink): Promise<Outcome> =>
+    new Promise<Outcome>((resolve) => {
+      let pending: string[] = [];
+      let scheduled = false;
+      let settled = false;
+      const settle = (outcome: Outcome): void => {
+        if (settled) return;
+        settled = true;
+        settlePump = null;
+        resolve(outcome);
+      };
+      settlePump = settle;
+      const flush = (): void => {
+        scheduled = false;
+        if (finished || pending.length === 0) return;
+        const text = pending.join("");
+        pending = [];
+        o.hooks?.onWrite?.({ runId: o.runId, text });
+        const full = sink.write(text);
+        if (!full) return;
+        // The receiver is full: frames stay in the bridge until it drains.
+        frames.pause();
+        void full.then(() => {
+          if (!finished && !settled) frames.resume();
+        });
+      };
+      const onFrame = (frame: Frame | null): void => {
+        if (finished || settled) return;
+        if (frame === null) {
           flush();
-          return "closed";
+          settle("closed");
+          return;
         }
-        const frame: Frame = next.value;
         if (frame.kind === "event") {
           const action = o.hooks?.beforeEventFrame?.({
             threadId: o.threadId,
@@ -104,32 +118,41 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
             event: frame.event,
           });
           if (action) {
+            frames.close();
+            const cut = action === "close" ? "closed" : "dropped";
             // The frames before the cut are written first, and given one turn to reach the
             // socket, so the client has received exactly those, as if they left one by one.
-            if (pending.length > 0) {
+            if (pending.length === 0) settle(cut);
+            else {
               flush();
-              await new Promise((resolve) => setImmediate(resolve));
+              setImmediate(() => settle(cut));
             }
-            return action === "close" ? "closed" : "dropped";
+            return;
           }
         }
         pending.push(frame.text);
         if (frame.kind === "final") {
           flush();
-          return "closed";
+          settle("closed");
+          return;
         }
         if (!scheduled) {
           scheduled = true;
           atTurnEnd(flush);
         }
-      }
-    } catch (error) {
-      if (finished) return "stopped";
-      o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
-      flush();
-      return "failed";
-    }
-  };
+      };
+      const frames = feedFrames(o, abort.signal, {
+        onFrame,
+        onError: (error) => {
+          if (finished || settled) return;
+          o.logger.error({ runId: o.runId, error: describeError(error) }, "run stream failed");
+          flush();
+          settle("failed");
+        },
+      });
+      feed = frames;
+      frames.resume();
+    });
 
   const run = async (
     controller: ReadableStreamDefaultController<Uint8Array>,

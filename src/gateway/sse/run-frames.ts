@@ -1,6 +1,6 @@
 import type { Fawn } from "../../embedded/create-fawn.js";
 import { isTerminalStatus } from "../../runtime/run-types.js";
-import type { StreamGap } from "../../runtime/stream-bridge.js";
+import type { StreamGap, WatchItem } from "../../runtime/stream-bridge.js";
 import { eventFrame, HEARTBEAT_FRAME, streamEventFrame } from "./sse-frame.js";
 
 export type Frame =
@@ -30,56 +30,70 @@ const ALWAYS_FORWARDED = new Set(["metadata", "error", "end"]);
  * for a worker; the worker's own `metadata` event is then not sent again.
  */
 export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): AsyncGenerator<Frame> {
-  const { bridge } = o.fawn;
-  const resumed = o.lastEventId !== null;
-  if (!resumed) {
-    yield {
-      kind: "event",
-      event: "metadata",
-      text: eventFrame("metadata", { run_id: o.runId, thread_id: o.threadId }),
-    };
-  }
-  // A finished run whose live buffer was already reaped: there is nothing left to replay.
-  if (!(await bridge.streamExists(o.runId)) && (await runIsFinished(o.fawn, o.runId))) {
+  const opening = openingFrame(o);
+  if (opening) yield opening;
+  if (await alreadyFinished(o)) {
     yield endFrame();
     return;
   }
-  for await (const item of bridge.subscribe(o.runId, {
+  for await (const item of o.fawn.bridge.subscribe(o.runId, {
     lastEventId: o.lastEventId,
     heartbeatMs: o.heartbeatMs,
     signal,
   })) {
-    switch (item.kind) {
-      case "event": {
-        const { event } = item;
-        if (!resumed && event.event === "metadata") break;
-        if (forwards(o.modes, event.event)) {
-          yield { kind: "event", event: event.event, text: streamEventFrame(event) };
-        }
-        break;
-      }
-      case "heartbeat":
-        yield { kind: "heartbeat", text: HEARTBEAT_FRAME };
-        // Safety net: a run that ended where this bridge cannot see its `end` (another process,
-        // a reaped buffer) must not keep the client waiting forever.
-        if (await runIsFinished(o.fawn, o.runId)) {
-          yield endFrame();
-          return;
-        }
-        break;
-      case "gap":
-        yield { kind: "final", text: eventFrame("gap", gapPayload(o.runId, item.gap)) };
-        return;
-      case "end":
-        yield endFrame();
-        return;
+    const frame = frameOfItem(o, item);
+    if (frame) yield frame;
+    if (frame?.kind === "final") return;
+    // Safety net: a run that ended where this bridge cannot see its `end` (another process,
+    // a reaped buffer) must not keep the client waiting forever.
+    if (item.kind === "heartbeat" && (await runIsFinished(o.fawn, o.runId))) {
+      yield endFrame();
+      return;
     }
   }
   // The bridge dropped the stream (cleanup) without an `end` for this subscriber.
   if (!signal.aborted) yield endFrame();
 }
 
-function endFrame(): Frame {
+/** The `metadata` frame a fresh (non-resumed) stream starts with, before any read. */
+export function openingFrame(o: RunFramesOptions): Frame | null {
+  if (o.lastEventId !== null) return null;
+  return {
+    kind: "event",
+    event: "metadata",
+    text: eventFrame("metadata", { run_id: o.runId, thread_id: o.threadId }),
+  };
+}
+
+/** A finished run whose live buffer was already reaped: there is nothing left to replay. */
+export async function alreadyFinished(o: RunFramesOptions): Promise<boolean> {
+  return !(await o.fawn.bridge.streamExists(o.runId)) && (await runIsFinished(o.fawn, o.runId));
+}
+
+/**
+ * The frame for one bridge item, or null when this response skips it. A heartbeat's frame is
+ * followed by a `runIsFinished` check (the caller's); `dropped` (the bridge cleaned the stream
+ * up) ends the response like `end`.
+ */
+export function frameOfItem(o: RunFramesOptions, item: WatchItem): Frame | null {
+  switch (item.kind) {
+    case "event": {
+      const { event } = item;
+      if (o.lastEventId === null && event.event === "metadata") return null;
+      if (!forwards(o.modes, event.event)) return null;
+      return { kind: "event", event: event.event, text: streamEventFrame(event) };
+    }
+    case "heartbeat":
+      return { kind: "heartbeat", text: HEARTBEAT_FRAME };
+    case "gap":
+      return { kind: "final", text: eventFrame("gap", gapPayload(o.runId, item.gap)) };
+    case "end":
+    case "dropped":
+      return endFrame();
+  }
+}
+
+export function endFrame(): Frame {
   return { kind: "final", text: eventFrame("end", null) };
 }
 

@@ -6,7 +6,9 @@ import type {
   StreamEvent,
   StreamGap,
   StreamItem,
+  StreamWatch,
   SubscribeOptions,
+  WatchItem,
 } from "../../runtime/stream-bridge.js";
 
 export interface MemoryStreamBridgeOptions {
@@ -29,11 +31,9 @@ interface RunStream {
   /** Set when cleanup or close removed this stream; its subscribers stop after draining. */
   dropped: boolean;
   lease: ProducerLeaseState | undefined;
-  /** Subscribers parked until the next change; publish wakes them, no polling. */
-  waiters: Set<() => void>;
+  /** Subscribers, handed each change as it happens; no polling. */
+  watchers: Set<Watcher>;
 }
-
-type WaitOutcome = "changed" | "timeout" | "aborted";
 
 const DEFAULT_QUEUE_MAX_SIZE = 256;
 const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -81,42 +81,64 @@ export class MemoryStreamBridge implements StreamBridge {
     wake(stream);
   }
 
+  /**
+   * The async-iterator form of `watch`: one item per pull (the watch is paused while the
+   * consumer holds an item), so both forms share one cursor, gap, end and heartbeat logic.
+   */
   async *subscribe(runId: string, options: SubscribeOptions = {}): AsyncGenerator<StreamItem> {
     const { signal } = options;
-    const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (signal?.aborted) return;
-    const stream = this.streamFor(runId);
-    const start = locateCursor(stream, options.lastEventId ?? null);
-    let next = start.offset;
-    let lastSeenId = start.lastSeenId;
-    // One timer and one abort listener per subscription, not per wait: a subscriber parks once
-    // per published token, and creating a timer and an EventTarget listener each time was a
-    // measurable share of a streaming server's CPU.
-    const parked = new Parking(stream, heartbeatMs, signal);
+    const queue: WatchItem[] = [];
+    let waiting: (() => void) | null = null;
+    const wakeUp = (): void => {
+      const resume = waiting;
+      waiting = null;
+      resume?.();
+    };
+    const watch = this.watch(runId, options, (item) => {
+      queue.push(item);
+      watch.pause();
+      wakeUp();
+    });
+    signal?.addEventListener("abort", wakeUp, { once: true });
     try {
       while (!signal?.aborted) {
-        if (next < stream.startOffset) {
-          // The window moved past what this subscriber has seen: events were lost to it.
-          yield { kind: "gap", gap: gapFor(stream, lastSeenId) };
-          return;
+        if (queue.length === 0) {
+          watch.resume();
+          if (queue.length === 0) {
+            await new Promise<void>((resolve) => {
+              waiting = resolve;
+            });
+          }
         }
-        const event = stream.events[next - stream.startOffset];
-        if (event) {
-          next += 1;
-          lastSeenId = event.id;
-          yield { kind: "event", event };
-          continue;
-        }
-        if (stream.ended) {
-          yield { kind: "end" };
-          return;
-        }
-        if (stream.dropped) return;
-        if ((await parked.untilChange()) === "timeout") yield { kind: "heartbeat" };
+        const item = queue.shift();
+        if (item === undefined) continue;
+        if (item.kind === "dropped") return;
+        yield item;
+        if (item.kind === "end" || item.kind === "gap") return;
       }
     } finally {
-      parked.dispose();
+      signal?.removeEventListener("abort", wakeUp);
+      watch.close();
     }
+  }
+
+  /**
+   * Push subscription: from the cursor on, each retained or newly published event is handed to
+   * `onItem` synchronously (inside `publish` for live ones), then `end`, a `gap` if the window
+   * moved past the cursor, or `dropped`. A heartbeat comes after `heartbeatMs` resumed without
+   * an item. Starts paused.
+   */
+  watch(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch {
+    const stream = this.streamFor(runId);
+    const start = locateCursor(stream, options.lastEventId ?? null);
+    return new Watcher(
+      stream,
+      start,
+      options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      options.signal,
+      onItem,
+    );
   }
 
   async streamExists(runId: string): Promise<boolean> {
@@ -196,7 +218,7 @@ export class MemoryStreamBridge implements StreamBridge {
         ended: false,
         dropped: false,
         lease: undefined,
-        waiters: new Set(),
+        watchers: new Set(),
       };
       this.streams.set(runId, stream);
     }
@@ -246,50 +268,98 @@ function gapFor(stream: RunStream, requestedEventId: string | null): StreamGap {
 }
 
 function wake(stream: RunStream): void {
-  const waiters = [...stream.waiters];
-  stream.waiters.clear();
-  for (const resume of waiters) resume();
+  for (const watcher of stream.watchers) watcher.deliver();
 }
 
 /**
- * Where a subscriber waits until the stream changes, its heartbeat interval passes, or its signal
- * aborts — whichever comes first. The heartbeat timer is re-armed (`refresh`) on each wait.
+ * One subscription's cursor into a run's window. It hands items over while resumed; when it
+ * runs out it waits for the next `publish` / end / drop (which call `deliver`), its heartbeat
+ * timer re-armed (`refresh`, no new timer) from that moment.
  */
-class Parking {
-  private resume: ((outcome: WaitOutcome) => void) | null = null;
+class Watcher implements StreamWatch {
+  private next: number;
+  private lastSeenId: string | null;
+  private paused = true;
+  private closed = false;
+  /** Set while handing items over: a `publish` or `resume` from inside `onItem` adds no loop. */
+  private delivering = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly onChange = (): void => this.finish("changed");
-  private readonly onAbort = (): void => this.finish("aborted");
+  private readonly onAbort = (): void => this.close();
 
   constructor(
     private readonly stream: RunStream,
+    start: { offset: number; lastSeenId: string | null },
     heartbeatMs: number,
     private readonly signal: AbortSignal | undefined,
+    private readonly onItem: (item: WatchItem) => void,
   ) {
-    this.timer = setTimeout(() => this.finish("timeout"), heartbeatMs);
-    signal?.addEventListener("abort", this.onAbort, { once: true });
+    this.next = start.offset;
+    this.lastSeenId = start.lastSeenId;
+    this.timer = setTimeout(() => this.heartbeat(), heartbeatMs);
+    stream.watchers.add(this);
+    if (signal?.aborted) this.close();
+    else signal?.addEventListener("abort", this.onAbort, { once: true });
   }
 
-  untilChange(): Promise<WaitOutcome> {
-    if (this.signal?.aborted) return Promise.resolve("aborted");
-    this.timer.refresh();
-    return new Promise<WaitOutcome>((resolve) => {
-      this.resume = resolve;
-      this.stream.waiters.add(this.onChange);
-    });
+  resume(): void {
+    if (this.closed) return;
+    this.paused = false;
+    this.deliver();
   }
 
-  dispose(): void {
+  pause(): void {
+    this.paused = true;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.stream.watchers.delete(this);
     clearTimeout(this.timer);
     this.signal?.removeEventListener("abort", this.onAbort);
-    this.finish("aborted");
   }
 
-  private finish(outcome: WaitOutcome): void {
-    const resume = this.resume;
-    if (resume === null) return;
-    this.resume = null;
-    this.stream.waiters.delete(this.onChange);
-    resume(outcome);
+  /** Hands over what is available, until paused or closed; then waits for the next change. */
+  deliver(): void {
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      while (!this.paused && !this.closed) {
+        const item = this.take();
+        if (item === null) {
+          // Idle from now: the heartbeat interval starts over.
+          this.timer.refresh();
+          return;
+        }
+        if (item.kind !== "event") this.close();
+        this.onItem(item);
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  private take(): WatchItem | null {
+    const { stream } = this;
+    // The window moved past what this subscriber has seen: events were lost to it.
+    if (this.next < stream.startOffset) {
+      return { kind: "gap", gap: gapFor(stream, this.lastSeenId) };
+    }
+    const event = stream.events[this.next - stream.startOffset];
+    if (event) {
+      this.next += 1;
+      this.lastSeenId = event.id;
+      return { kind: "event", event };
+    }
+    if (stream.ended) return { kind: "end" };
+    if (stream.dropped) return { kind: "dropped" };
+    return null;
+  }
+
+  private heartbeat(): void {
+    // Paused: the consumer is busy; `resume` re-arms the timer once it runs out of items.
+    if (this.closed || this.paused || this.delivering) return;
+    this.onItem({ kind: "heartbeat" });
+    if (!this.closed && !this.paused) this.timer.refresh();
   }
 }
