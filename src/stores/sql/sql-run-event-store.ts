@@ -172,13 +172,19 @@ returning seq`;
 
 /** A batch encoded and cut into statements, before it is written. */
 interface PreparedBatch {
-  /** What the write returns, in input order; seqs are set once the rows are in. */
-  envelopes: RunEvent[];
+  encoded: EncodedEvent[];
   /** Rows per thread. */
   rowsOf: Map<string, number>;
   statements: CompiledQuery[];
   /** The statement whose answer holds the thread's new max seq. */
   maxSeqAt: Map<string, number>;
+}
+
+/** What a written batch needs to hand out stored envelopes. */
+interface WrittenBatch {
+  encoded: EncodedEvent[];
+  /** Each thread's first seq in this batch (its rows are contiguous from there). */
+  firstSeqs: Map<string, number>;
 }
 
 /** `count` as power-of-two chunk sizes, largest first (at most `maxRows`, a power of two, each). */
@@ -231,13 +237,33 @@ export class SqlRunEventStore implements RunEventStore {
   }
 
   async put(event: NewRunEvent): Promise<RunEvent> {
-    const [stored] = await this.putBatch([event]);
-    if (stored === undefined) throw new Error("putBatch returned no event for one input");
-    return stored;
+    const written = await this.writeBatch([event]);
+    const [encoded] = written?.encoded ?? [];
+    const seq = written?.firstSeqs.get(event.thread_id);
+    if (encoded === undefined || seq === undefined) {
+      throw new Error("a one-event batch wrote no event");
+    }
+    return storedEnvelope(encoded, seq);
   }
 
-  putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
-    return this.writeBatch(events);
+  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    const written = await this.writeBatch(events);
+    if (written === null) return [];
+    // A batch of the same threads that waited for the lock (a journal's next one) got it as this
+    // one let go and is on its way to the database within this tick: build the envelopes after
+    // it has left, not in its way.
+    if (
+      written.encoded.length >= ENCODE_SLICE &&
+      [...written.firstSeqs.keys()].some((threadId) => this.locks.isLocked(threadId))
+    ) {
+      await yieldToLoop();
+    }
+    const nextSeq = new Map(written.firstSeqs);
+    return written.encoded.map((event) => {
+      const seq = nextSeq.get(event.thread_id) ?? 1;
+      nextSeq.set(event.thread_id, seq + 1);
+      return storedEnvelope(event, seq);
+    });
   }
 
   /**
@@ -249,15 +275,15 @@ export class SqlRunEventStore implements RunEventStore {
    * written (the journal) has them written in that order, and the next one is ready to go the
    * moment the lock passes to it.
    */
-  private writeBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
-    if (events.length === 0) return Promise.resolve([]);
+  private writeBatch(events: readonly NewRunEvent[]): Promise<WrittenBatch | null> {
+    if (events.length === 0) return Promise.resolve(null);
     const threadIds = [...new Set(events.map((event) => event.thread_id))].sort();
     const prepared = this.prepareBatch(events);
     // Observed inside the lock; this keeps a rejection from counting as unhandled meanwhile.
     prepared.catch(() => undefined);
     return this.withLocalThreadLocks(threadIds, async () => {
       // Invalid input rejects here, before anything is written: all-or-nothing.
-      const { envelopes, rowsOf, statements, maxSeqAt } = await prepared;
+      const { encoded, rowsOf, statements, maxSeqAt } = await prepared;
       let results: QueryResult<unknown>[];
       try {
         results = await this.database.executeBatch(statements);
@@ -265,27 +291,21 @@ export class SqlRunEventStore implements RunEventStore {
         throw toStoreError(error, "append run events");
       }
       // The thread's rows took the seqs up to its new max, in batch order.
-      const nextSeq = new Map<string, number>();
+      const firstSeqs = new Map<string, number>();
       for (const [threadId, index] of maxSeqAt) {
         const rows = (results[index]?.rows ?? []) as Array<{ seq: number | string | null }>;
         if (rows.length === 0) throw new Error("a batch's max-seq read returned no rows");
         const maxSeq = Math.max(...rows.map((row) => toNumber(row.seq)));
-        nextSeq.set(threadId, maxSeq - (rowsOf.get(threadId) ?? 0) + 1);
+        firstSeqs.set(threadId, maxSeq - (rowsOf.get(threadId) ?? 0) + 1);
       }
-      for (const envelope of envelopes) {
-        const seq = nextSeq.get(envelope.thread_id) ?? 1;
-        nextSeq.set(envelope.thread_id, seq + 1);
-        envelope.seq = seq;
-      }
-      return envelopes;
+      return { encoded, firstSeqs };
     });
   }
 
   /**
-   * Encodes a batch, builds its statements and the envelopes it will return (their seqs are
-   * filled in once written): all the work that needs no answer, done while the batch waits for
-   * its lock, so little is left between one batch's reply and the next one's start. Rejects on
-   * any event the tables cannot hold.
+   * Encodes a batch and builds its statements: all the work that needs no answer, done while the
+   * batch waits for its lock, so little is left between one batch's reply and the next one's
+   * start. Rejects on any event the tables cannot hold.
    */
   private async prepareBatch(events: readonly NewRunEvent[]): Promise<PreparedBatch> {
     const now = isoNow(this.clock);
@@ -325,8 +345,7 @@ export class SqlRunEventStore implements RunEventStore {
         statements.push(maxSeqQuery(threadId));
       }
     }
-    const envelopes = encoded.map((event) => storedEnvelope(event, 0));
-    return { envelopes, rowsOf, statements, maxSeqAt };
+    return { encoded, rowsOf, statements, maxSeqAt };
   }
 
   /**
