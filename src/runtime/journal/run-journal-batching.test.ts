@@ -75,6 +75,27 @@ describe("RunJournal write pipeline", () => {
     ]);
   });
 
+  it("a batch waits behind a larger one until it is as large (no small transactions)", async () => {
+    const store = new GatedEventStore();
+    const journal = journalOver(store);
+    store.hold();
+    append(journal, 64); // two batches of 32 out
+    append(journal, 200);
+    store.release();
+    store.hold(); // what goes out next waits
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.batchSizes).toEqual([32, 32, 200]); // the 200 left as the first two landed
+    append(journal, 150); // past the threshold, but smaller than the batch being written
+    expect(store.batchSizes).toEqual([32, 32, 200]);
+    append(journal, 50);
+    expect(store.batchSizes).toEqual([32, 32, 200, 200]);
+    store.release();
+    await journal.flush();
+    expect(journal.drainedCleanly).toBe(true);
+    const stored = await store.listEvents("thread-1", "run-1", { limit: 1_000 });
+    expect(stored.map((event) => event.seq)).toEqual(Array.from({ length: 464 }, (_, i) => i + 1));
+  });
+
   it("a background flush asked for while two batches are out sends the rest right after one", async () => {
     const store = new GatedEventStore();
     const journal = journalOver(store);

@@ -75,6 +75,8 @@ export class RunJournal extends BaseCallbackHandler {
    * one after that accumulates in `buffer` meanwhile.
    */
   private readonly inFlight: Array<Promise<void>> = [];
+  /** Events in each batch of `inFlight`, same order. */
+  private readonly inFlightSizes: number[] = [];
   /** A background flush was asked for while no write could start: write the rest after one. */
   private drainRequested = false;
   private unclean = false;
@@ -170,11 +172,22 @@ export class RunJournal extends BaseCallbackHandler {
       this.validatedTypes.add(eventType);
     }
     this.buffer.push(event);
-    if (this.buffer.length >= this.flushThreshold && this.canStartWrite) this.startWrite();
+    if (this.writeDue) this.startWrite();
   }
 
   private get canStartWrite(): boolean {
     return this.inFlight.length < MAX_IN_FLIGHT;
+  }
+
+  /**
+   * Whether the buffer leaves now: a slot is free and the buffer reached the threshold — and,
+   * behind a batch being written, that batch's size: a small batch handed over behind a large one
+   * would pay a transaction of its own for little, and the next lands as one anyway.
+   */
+  private get writeDue(): boolean {
+    if (!this.canStartWrite || this.buffer.length === 0) return false;
+    if (this.drainRequested) return true;
+    return this.buffer.length >= Math.max(this.flushThreshold, this.inFlightSizes[0] ?? 0);
   }
 
   /**
@@ -206,15 +219,15 @@ export class RunJournal extends BaseCallbackHandler {
     this.buffer = [];
     this.drainRequested = false;
     const write: Promise<void> = this.writeBatch(batch).finally(() => {
-      this.inFlight.splice(this.inFlight.indexOf(write), 1);
-      const due =
-        this.buffer.length >= this.flushThreshold ||
-        (this.drainRequested && this.buffer.length > 0);
-      if (due && this.canStartWrite) this.startWrite();
+      const index = this.inFlight.indexOf(write);
+      this.inFlight.splice(index, 1);
+      this.inFlightSizes.splice(index, 1);
+      if (this.writeDue) this.startWrite();
     });
     // A background write's failure is recorded (`unclean`); flush() callers see it too.
     write.catch(() => undefined);
     this.inFlight.push(write);
+    this.inFlightSizes.push(batch.length);
     return write;
   }
 
