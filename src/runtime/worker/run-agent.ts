@@ -5,7 +5,8 @@ import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
-import { toJson } from "../serialize.js";
+import { type Json, toJson } from "../serialize.js";
+import { SharedJson } from "../shared-json.js";
 import type { StreamBridge } from "../stream-bridge.js";
 import { drainRunFinalization } from "./drain.js";
 import { type Finalization, runFinalization } from "./finalizer-stages.js";
@@ -233,8 +234,11 @@ async function streamAgent(
   if (request.interruptBefore) options.interruptBefore = request.interruptBefore;
   if (request.interruptAfter) options.interruptAfter = request.interruptAfter;
   const stream = await agent.stream(request.graphInput, options);
+  // Read once: the record's getter goes through the controller to the signal on every chunk.
+  const abortSignal = record.abortSignal;
+  const metadata = new SharedJson();
   for await (const chunk of stream) {
-    if (record.aborted) break;
+    if (abortSignal.aborted) break;
     const frame = single
       ? { mode: modes[0] ?? "values", namespace: [], data: chunk }
       : splitChunk(chunk, subgraphs);
@@ -242,8 +246,20 @@ async function streamAgent(
     if (!requested.includes(frame.mode)) continue;
     const event =
       frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
-    await bridge.publish(record.runId, event, toJson(frame.data));
+    await bridge.publish(record.runId, event, frameJson(frame, metadata));
   }
+}
+
+/**
+ * A `messages` frame is `[message, metadata]`, and LangGraph pairs every token of a model call
+ * with the same metadata object: its events share one conversion of it.
+ */
+function frameJson(frame: StreamFrame, metadata: SharedJson): Json {
+  const { data } = frame;
+  if (frame.mode === "messages" && Array.isArray(data) && data.length === 2) {
+    return [toJson(data[0]), metadata.convert(data[1])];
+  }
+  return toJson(data);
 }
 
 /** True when the run enables the `task` tool (`subagent_enabled` in configurable or context). */
