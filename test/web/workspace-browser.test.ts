@@ -2,7 +2,7 @@
  * The web workspace in real Chromium against a real gateway (the UI built once for this file,
  * served by the gateway at `/`): the offline demo's report streams in with its tool steps and
  * lands in the artifacts panel, from where it downloads; the thread is in the sidebar after a
- * reload; tokens show while they stream; a reload rejoins a running run, and Stop cancels it; an uploaded file reaches the agent;
+ * reload; tokens show while they stream; a reload or another browser rejoins a running run, and Stop cancels it; an uploaded file reaches the agent;
  * a clarification question is answered by clicking an option; a plan-mode run shows its to-dos;
  * a failed run shows an error; a thread is deleted from the sidebar;
  * with local auth, a wrong password shows an error and the right one opens the workspace.
@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
 import { launchChromium, requireChromium } from "./helpers/chromium.js";
@@ -131,6 +131,17 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     const logs: string[] = [];
     page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
     page.on("pageerror", (error) => logs.push(`page error: ${error.message}`));
+    // The API traffic, for the failure report: what was asked, answered, finished or cut off.
+    const api = (what: string, request: Request, extra = ""): void => {
+      if (request.url().includes("/api/"))
+        logs.push(`${what} ${request.method()} ${request.url()}${extra}`);
+    };
+    page.on("request", (request) => api("request", request));
+    page.on("response", (response) => api(`response ${response.status()}`, response.request()));
+    page.on("requestfinished", (request) => api("finished", request));
+    page.on("requestfailed", (request) =>
+      api("failed", request, ` ${request.failure()?.errorText}`),
+    );
     // On failure: what the page showed and logged, to see why without rerunning.
     onTestFailed(async () => {
       const shot = join(tmpdir(), `fawn-web-failure-${Date.now()}.png`);
@@ -206,7 +217,7 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     await page.context().close();
   });
 
-  it("rejoins a running run after a reload and stops it with the Stop button", async () => {
+  it("rejoins a running run after a reload or from another browser, and Stop cancels it", async () => {
     const page = await openPage(server.url);
     await page.getByLabel("Model").selectOption("scripted");
     await send(page, "hang now");
@@ -217,8 +228,13 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     await page.reload();
     await page.locator(".message.human").getByText("hang now").waitFor();
     await stop.waitFor();
-    await stop.click();
-    await page.getByRole("status").getByText("Stopped.").waitFor();
+    // So does a page with no session state at all (another browser), which then stops it.
+    const other = await openPage(page.url());
+    await other.locator(".message.human").getByText("hang now").waitFor();
+    await other.getByRole("button", { name: "Stop" }).click();
+    await other.getByRole("status").getByText("Stopped.").waitFor();
+    await other.getByRole("button", { name: "Send" }).waitFor();
+    // The first page sees its stream end.
     await page.getByRole("button", { name: "Send" }).waitFor();
     const threadId = page.url().split("/").at(-1) ?? "";
     await expect
@@ -229,6 +245,7 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
         return runs.map((run) => run.status);
       })
       .toEqual(["interrupted"]);
+    await other.context().close();
     await page.context().close();
   });
 

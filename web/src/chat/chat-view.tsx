@@ -4,6 +4,7 @@ import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } fr
 import { apiJson } from "../api/http.js";
 import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
 import { Composer } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
@@ -53,6 +54,8 @@ export function ChatView({
     onFinish: () => onRunFinished(),
     onError: () => onRunFinished(),
   });
+
+  useRejoinActiveRun(client, initialThreadId, stream);
 
   const messages = stream.messages as unknown as ChatMessage[];
   const groups = useMemo(() => groupMessages(messages), [messages]);
@@ -136,7 +139,10 @@ export function ChatView({
 
   const stop = async (): Promise<void> => {
     setStopped(true);
+    // The SDK cancels the run only when it stored its id; otherwise cancel it here.
+    const sdkCancels = threadId !== null && window.sessionStorage.getItem(sdkRunKey(threadId));
     await stream.stop();
+    if (threadId && !sdkCancels) await cancelActiveRuns(client, threadId);
     onRunFinished();
   };
 
