@@ -69,6 +69,12 @@ export function ChatView({
   useEffect(() => {
     document.title = title ? `${title} · Fawn` : "Fawn";
   }, [title]);
+  // A new title (set by the title middleware) shows in the sidebar at once.
+  const refreshList = useRef(onRunFinished);
+  refreshList.current = onRunFinished;
+  useEffect(() => {
+    if (title) refreshList.current();
+  }, [title]);
 
   const bottom = useRef<HTMLDivElement>(null);
   // Follow the conversation as it grows (new messages, streamed tokens), unless the user has
