@@ -311,13 +311,14 @@ describe("skills: and memory: config sections", () => {
 
   it("fills the defaults and refuses what Fawn cannot honour, naming the key", () => {
     const { config } = parseConfig({}, { env });
-    expect(config.skills).toEqual({ container_path: "/mnt/skills" });
+    expect(config.skills).toEqual({ container_path: "/mnt/skills", deferred_discovery: false });
     expect(config.memory.enabled).toBe(true);
     expect(config.memory.debounce_seconds).toBe(30);
     expect(() => parseConfig({ skills: { container_path: "/opt/skills" } }, { env })).toThrow(
       /skills\.container_path/,
     );
-    expect(() => parseConfig({ memory: { mode: "tool" } }, { env })).toThrow(/memory\.mode/);
+    expect(parseConfig({ memory: { mode: "tool" } }, { env }).config.memory.mode).toBe("tool");
+    expect(() => parseConfig({ memory: { mode: "vector" } }, { env })).toThrow(/memory\.mode/);
     expect(() => parseConfig({ memory: { fact_confidence_threshold: 2 } }, { env })).toThrow(
       /memory\.fact_confidence_threshold/,
     );
