@@ -95,9 +95,11 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
       // Never answers: only the caller's cancellation ends this call.
       await raceCancellation(new Promise<never>(() => undefined), options.signal);
     }
-    const chunks = this.chunksOf(reply, messages);
-    for (const [index, chunk] of chunks.entries()) {
-      if (index > 0 && reply.streamDelayMs > 0) await sleep(reply.streamDelayMs, options.signal);
+    let index = 0;
+    for (const chunk of this.chunksOf(reply, messages)) {
+      if (index++ > 0 && reply.streamDelayMs > 0) {
+        await sleep(reply.streamDelayMs, options.signal);
+      }
       options.signal?.throwIfAborted();
       yield chunk;
       await runManager?.handleLLMNewToken(
@@ -138,24 +140,27 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
       : answerFromScript(script, conversation);
   }
 
-  /** Reasoning chunks, then content chunks, then one closing chunk with tool calls and usage. */
-  private chunksOf(reply: ScriptedReply, messages: BaseMessage[]): ChatGenerationChunk[] {
-    const chunks: ChatGenerationChunk[] = [];
+  /**
+   * Reasoning chunks, then content chunks, then one closing chunk with tool calls and usage.
+   * Each chunk is built when the stream asks for it, as a real client builds one per network
+   * frame: building a long reply's chunks all at once is a long synchronous stretch, and many
+   * runs reaching their model step together stall the event loop for every other connection.
+   */
+  private *chunksOf(reply: ScriptedReply, messages: BaseMessage[]): Generator<ChatGenerationChunk> {
     for (const piece of splitIntoChunks(reply.reasoning ?? "")) {
-      chunks.push(
-        new ChatGenerationChunk({
-          text: "",
-          message: new AIMessageChunk({
-            content: "",
-            additional_kwargs: { reasoning_content: piece },
-          }),
+      yield new ChatGenerationChunk({
+        text: "",
+        message: new AIMessageChunk({
+          content: "",
+          additional_kwargs: { reasoning_content: piece },
         }),
-      );
+      });
     }
     for (const piece of splitIntoChunks(reply.content)) {
-      chunks.push(
-        new ChatGenerationChunk({ text: piece, message: new AIMessageChunk({ content: piece }) }),
-      );
+      yield new ChatGenerationChunk({
+        text: piece,
+        message: new AIMessageChunk({ content: piece }),
+      });
     }
     const inputTokens = estimateTokens(
       toScriptMessages(messages)
@@ -163,31 +168,28 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
         .join(""),
     );
     const outputTokens = estimateTokens(replyText(reply));
-    chunks.push(
-      new ChatGenerationChunk({
-        text: "",
-        message: new AIMessageChunk({
-          content: "",
-          tool_call_chunks: reply.toolCalls.map((call, index) => ({
-            type: "tool_call_chunk",
-            id: call.id,
-            name: call.name,
-            args: JSON.stringify(call.args),
-            index,
-          })),
-          usage_metadata: {
-            input_tokens: inputTokens,
-            output_tokens: outputTokens,
-            total_tokens: inputTokens + outputTokens,
-          },
-          response_metadata: {
-            model_name: this.modelName,
-            finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
-          },
-        }),
+    yield new ChatGenerationChunk({
+      text: "",
+      message: new AIMessageChunk({
+        content: "",
+        tool_call_chunks: reply.toolCalls.map((call, index) => ({
+          type: "tool_call_chunk",
+          id: call.id,
+          name: call.name,
+          args: JSON.stringify(call.args),
+          index,
+        })),
+        usage_metadata: {
+          input_tokens: inputTokens,
+          output_tokens: outputTokens,
+          total_tokens: inputTokens + outputTokens,
+        },
+        response_metadata: {
+          model_name: this.modelName,
+          finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        },
       }),
-    );
-    return chunks;
+    });
   }
 }
 
