@@ -38,6 +38,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const server = await startGatewayServer(app, { port, host });
   process.stdout.write(
     `Fawn listening on ${server.url}\n` +
+      `  workspace: ${server.url}/\n` +
       `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${redactUrl(config.database.url)}\n`,
   );
 
