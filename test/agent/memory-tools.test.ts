@@ -6,7 +6,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,6 +19,7 @@ import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
+import { LeadModelCalls } from "../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -32,25 +32,6 @@ afterEach(async () => {
 });
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, args });
-
-class LeadCalls extends BaseCallbackHandler {
-  name = "lead_calls";
-  readonly prompts: string[] = [];
-  readonly tools: string[][] = [];
-  override handleChatModelStart(
-    _llm: unknown,
-    messages: BaseMessage[][],
-    _runId: string,
-    _parent?: string,
-    extra?: Record<string, unknown>,
-    tags?: string[],
-  ): void {
-    if (!tags?.includes("lead_agent")) return;
-    this.prompts.push(contentText(messages[0]?.[0]?.content ?? ""));
-    const options = extra?.options as { tools?: Array<{ name?: string }> } | undefined;
-    this.tools.push((options?.tools ?? []).map((tool) => String(tool.name)));
-  }
-}
 
 describe("memory tools in a lead-agent run (memory.mode: tool)", () => {
   it("adds, finds, corrects and forgets facts of the run's user; nothing is queued after the run", async () => {
@@ -98,7 +79,7 @@ describe("memory tools in a lead-agent run (memory.mode: tool)", () => {
     const run = async (userId: string, threadId: string, text: string) => {
       const configurable = { thread_id: threadId, user_id: userId };
       const agent = await factory({ config: { configurable } });
-      const calls = new LeadCalls();
+      const calls = new LeadModelCalls();
       let last: unknown;
       const stream = await agent.stream(
         { messages: [new HumanMessage(text)] },

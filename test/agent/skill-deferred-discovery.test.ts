@@ -3,10 +3,9 @@
  * `describe_skill` tool tells what one is for and where its SKILL.md is (enabled skills only).
  * Without the setting the prompt lists every skill in full and there is no such tool.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import { join } from "node:path";
 import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +17,7 @@ import { sandboxConfigSchema } from "../../src/core/config/schema.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
+import { LeadModelCalls, putFile } from "../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -33,30 +33,6 @@ const SCRIPT = JSON.stringify([
   { turns: [{ content: "Hi." }] },
 ]);
 
-class LeadCalls extends BaseCallbackHandler {
-  name = "lead_calls";
-  readonly prompts: string[] = [];
-  readonly tools: string[][] = [];
-  override handleChatModelStart(
-    _llm: unknown,
-    messages: BaseMessage[][],
-    _runId: string,
-    _parent?: string,
-    extra?: Record<string, unknown>,
-    tags?: string[],
-  ): void {
-    if (!tags?.includes("lead_agent")) return;
-    this.prompts.push(contentText(messages[0]?.[0]?.content ?? ""));
-    const options = extra?.options as { tools?: Array<{ name?: string }> } | undefined;
-    this.tools.push((options?.tools ?? []).map((tool) => String(tool.name)));
-  }
-}
-
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
-
 describe("deferred skill discovery", () => {
   let home: string;
   let root: string;
@@ -65,11 +41,11 @@ describe("deferred skill discovery", () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), "fawn-skill-deferred-"));
     root = join(home, "skill-root");
-    await put(
+    await putFile(
       join(root, "public/alpha/SKILL.md"),
       "---\nname: alpha\ndescription: Writes alpha reports.\nallowed-tools: [ls]\n---\nBody.\n",
     );
-    await put(
+    await putFile(
       join(root, "public/beta/SKILL.md"),
       "---\nname: beta\ndescription: The beta skill.\n---\nBody.\n",
     );
@@ -111,7 +87,7 @@ describe("deferred skill discovery", () => {
     });
     const configurable = { thread_id: `t-${deferred}-${text.length}`, user_id: "alice" };
     const agent = await factory({ config: { configurable, context: configurable } });
-    const calls = new LeadCalls();
+    const calls = new LeadModelCalls();
     let last: unknown;
     const stream = await agent.stream(
       { messages: [new HumanMessage(text)] },

@@ -6,10 +6,9 @@
  * skill without the field lifts nothing; slash activation is not widened by reading another skill;
  * the next run without the command is unrestricted again.
  */
-import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import { join } from "node:path";
 import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +21,7 @@ import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
 import type { AgentFactory } from "../../src/runtime/worker/run-context.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
+import { LeadModelCalls, putFile } from "../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -79,29 +79,6 @@ const SCRIPT = JSON.stringify([
   { turns: [{ tool_calls: [write("/mnt/user-data/outputs/plain.txt")] }, { content: "done" }] },
 ]);
 
-/** The names of the tools bound to each lead model call, in call order. */
-class BoundTools extends BaseCallbackHandler {
-  name = "bound_tools";
-  readonly calls: string[][] = [];
-  override handleChatModelStart(
-    _llm: unknown,
-    _messages: BaseMessage[][],
-    _runId: string,
-    _parent?: string,
-    extra?: Record<string, unknown>,
-    tags?: string[],
-  ): void {
-    if (!tags?.includes("lead_agent")) return;
-    const options = extra?.options as { tools?: Array<{ name?: string }> } | undefined;
-    this.calls.push((options?.tools ?? []).map((tool) => String(tool.name)).sort());
-  }
-}
-
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
-
 describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
   let home: string;
   let provider: SandboxProvider;
@@ -110,15 +87,15 @@ describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), "fawn-skill-policy-"));
     const root = join(home, "skill-root");
-    await put(
+    await putFile(
       join(root, "public/scoped/SKILL.md"),
       "---\nname: scoped\ndescription: Lists only.\nallowed-tools: [ls]\n---\nOnly list files.\n",
     );
-    await put(
+    await putFile(
       join(root, "public/wide/SKILL.md"),
       "---\nname: wide\ndescription: Writes.\nallowed-tools: [ls, write_file, bash]\n---\nWrite.\n",
     );
-    await put(
+    await putFile(
       join(root, "public/open/SKILL.md"),
       "---\nname: open\ndescription: No declaration.\n---\nAnything.\n",
     );
@@ -155,7 +132,7 @@ describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
   async function runTurn(threadId: string, text: string) {
     const configurable = { thread_id: threadId, user_id: "alice" };
     const agent = await factory({ config: { configurable, context: configurable } });
-    const bound = new BoundTools();
+    const bound = new LeadModelCalls();
     let last: unknown;
     const stream = await agent.stream(
       { messages: [new HumanMessage(text)] },
@@ -166,7 +143,7 @@ describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
     const outputs = messages
       .filter((m) => ToolMessage.isInstance(m))
       .map((m) => contentText(m.content));
-    return { bound: bound.calls, outputs };
+    return { bound: bound.tools, outputs };
   }
 
   const outputFile = (threadId: string, name: string) =>

@@ -4,9 +4,9 @@
  * `agents.<name>.skills`, none with an empty list. Pure parts (registry, prompt) and a real run
  * through the factory with the local sandbox, where the sub-agent's system message is observed.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
@@ -21,6 +21,7 @@ import { sandboxConfigSchema } from "../../../src/core/config/schema.js";
 import { createLogger } from "../../../src/core/logger.js";
 import { FawnPaths } from "../../../src/core/paths.js";
 import { createSandboxProvider, type SandboxProvider } from "../../../src/sandbox/index.js";
+import { putFile } from "../../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -81,11 +82,6 @@ class SystemMessages extends BaseCallbackHandler {
   }
 }
 
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
-}
-
 describe("a delegating run with skills (local sandbox)", () => {
   let home: string;
   let provider: SandboxProvider;
@@ -93,11 +89,11 @@ describe("a delegating run with skills (local sandbox)", () => {
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), "fawn-subagent-skills-"));
     const root = join(home, "skill-root");
-    await put(
+    await putFile(
       join(root, "public/alpha/SKILL.md"),
       "---\nname: alpha\ndescription: Alpha work.\n---\nA\n",
     );
-    await put(
+    await putFile(
       join(root, "public/beta/SKILL.md"),
       "---\nname: beta\ndescription: Beta work.\n---\nB\n",
     );
