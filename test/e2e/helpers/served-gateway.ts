@@ -27,6 +27,8 @@ export interface ServedGatewayOptions {
   /** config.yaml content (FAWN_HOME is a fresh temp folder; stores in SQLite there). */
   config?: (home: string) => Record<string, unknown>;
   auth?: AuthProvider;
+  /** Serve this web build at `/` (the UI), as `fawn serve` serves web/dist. */
+  webRoot?: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function startServedGateway(
     logger,
     agent: agent.description,
     ...(options.auth ? { auth: options.auth } : {}),
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
   });
   const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
   const apiUrl = `${server.url}/api`;
