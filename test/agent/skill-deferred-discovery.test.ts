@@ -13,11 +13,10 @@ import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-fa
 import { contentText } from "../../src/agent/middlewares/conversation.js";
 import { SkillCatalog } from "../../src/agent/skills/skill-catalog.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
-import { sandboxConfigSchema } from "../../src/core/config/schema.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
-import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
-import { LeadModelCalls, putFile } from "../helpers/lead-model-calls.js";
+import type { SandboxProvider } from "../../src/sandbox/index.js";
+import { LeadModelCalls, localSandboxProvider, putFile } from "../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -55,12 +54,7 @@ describe("deferred skill discovery", () => {
       "beta",
       false,
     );
-    provider = await createSandboxProvider({
-      config: sandboxConfigSchema.parse({ use: "local" }),
-      paths: new FawnPaths(home),
-      skillsDir: null,
-      logger,
-    });
+    provider = await localSandboxProvider(home);
   });
 
   afterAll(async () => {

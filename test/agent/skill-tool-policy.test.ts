@@ -16,12 +16,10 @@ import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-fa
 import { contentText } from "../../src/agent/middlewares/conversation.js";
 import { allowedToolsFor } from "../../src/agent/skills/skill-tool-policy.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
-import { sandboxConfigSchema } from "../../src/core/config/schema.js";
 import { createLogger } from "../../src/core/logger.js";
-import { FawnPaths } from "../../src/core/paths.js";
 import type { AgentFactory } from "../../src/runtime/worker/run-context.js";
-import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
-import { LeadModelCalls, putFile } from "../helpers/lead-model-calls.js";
+import type { SandboxProvider } from "../../src/sandbox/index.js";
+import { LeadModelCalls, localSandboxProvider, putFile } from "../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -109,12 +107,7 @@ describe("skill tool policy (allowed-tools) in a lead-agent run", () => {
       },
       { env: { FAWN_HOME: home }, cwd: home },
     );
-    provider = await createSandboxProvider({
-      config: sandboxConfigSchema.parse({ use: "local" }),
-      paths: new FawnPaths(home),
-      skillsDir: null,
-      logger,
-    });
+    provider = await localSandboxProvider(home);
     factory = createLeadAgentFactory({
       config,
       checkpointer: new MemorySaver(),

@@ -17,7 +17,7 @@ import {
   startRecordingProxy,
   type WireMessage,
 } from "./helpers/recording-openai-proxy.js";
-import { type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
+import { mockGptModel, type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
 
 const QUESTION = "Which city should the weekend plan cover?";
 const PLAN = "/mnt/user-data/outputs/lisbon-plan.md";
@@ -97,16 +97,7 @@ describe("clarification round trip through the gateway (real ChatOpenAI, mock Op
     proxy = await startRecordingProxy(mock.url);
     server = await startServedGateway({
       config: () => ({
-        models: [
-          {
-            name: "mock-gpt",
-            use: "openai",
-            model: "gpt-mock",
-            api_key: "any-string",
-            base_url: proxy.url,
-            max_retries: 0,
-          },
-        ],
+        models: [mockGptModel(proxy.url)],
       }),
     });
   });

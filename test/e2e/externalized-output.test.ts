@@ -19,7 +19,7 @@ import {
   startRecordingProxy,
   type WireMessage,
 } from "./helpers/recording-openai-proxy.js";
-import { type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
+import { mockGptModel, type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
 
 const ROWS = 400;
 const COMMAND = `for i in $(seq 1 ${ROWS}); do echo "row $i: value $((i * 7))"; done`;
@@ -93,16 +93,7 @@ describe("an externalized tool output read back, through the gateway", () => {
         // Host bash in the local sandbox: the output, not isolation, is under test here.
         sandbox: { use: "local", allow_host_bash: true },
         tool_output: { externalize_min_chars: BUDGET },
-        models: [
-          {
-            name: "mock-gpt",
-            use: "openai",
-            model: "gpt-mock",
-            api_key: "any-string",
-            base_url: proxy.url,
-            max_retries: 0,
-          },
-        ],
+        models: [mockGptModel(proxy.url)],
       }),
     });
   });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockOpenAIServer, startMockOpenAI } from "../../src/agent/mock-openai/server.js";
-import { type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
+import { mockGptModel, type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
 
 const NOTES = "/mnt/user-data/outputs/notes.md";
 const ANSWER = "All done: the notes are written and presented to you as notes.md, enjoy reading.";
@@ -48,16 +48,7 @@ describe("the real ChatOpenAI client against fawn mock-openai, through the gatew
     mock = await startMockOpenAI({ script });
     server = await startServedGateway({
       config: () => ({
-        models: [
-          {
-            name: "mock-gpt",
-            use: "openai",
-            model: "gpt-mock",
-            api_key: "any-string",
-            base_url: mock.url,
-            max_retries: 0,
-          },
-        ],
+        models: [mockGptModel(mock.url)],
       }),
     });
   });

@@ -3,6 +3,10 @@ import { dirname } from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseMessage } from "@langchain/core/messages";
 import { contentText } from "../../src/agent/middlewares/conversation.js";
+import { sandboxConfigSchema } from "../../src/core/config/schema.js";
+import { createLogger } from "../../src/core/logger.js";
+import { FawnPaths } from "../../src/core/paths.js";
+import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
 
 /**
  * Records each lead-agent model call (tagged `lead_agent`): its system prompt and the names of
@@ -34,4 +38,14 @@ export class LeadModelCalls extends BaseCallbackHandler {
 export async function putFile(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, text);
+}
+
+/** The local sandbox provider on a home folder (shut it down after the tests). */
+export function localSandboxProvider(home: string): Promise<SandboxProvider> {
+  return createSandboxProvider({
+    config: sandboxConfigSchema.parse({ use: "local" }),
+    paths: new FawnPaths(home),
+    skillsDir: null,
+    logger: createLogger({ level: "silent" }),
+  });
 }

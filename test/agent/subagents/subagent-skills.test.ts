@@ -17,11 +17,9 @@ import type { PromptSkill } from "../../../src/agent/prompts/prompt-sections.js"
 import { createSubagentRegistry } from "../../../src/agent/subagents/subagent-registry.js";
 import { withSkillsPrompt } from "../../../src/agent/subagents/task-tool.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
-import { sandboxConfigSchema } from "../../../src/core/config/schema.js";
 import { createLogger } from "../../../src/core/logger.js";
-import { FawnPaths } from "../../../src/core/paths.js";
-import { createSandboxProvider, type SandboxProvider } from "../../../src/sandbox/index.js";
-import { putFile } from "../../helpers/lead-model-calls.js";
+import type { SandboxProvider } from "../../../src/sandbox/index.js";
+import { localSandboxProvider, putFile } from "../../helpers/lead-model-calls.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -108,12 +106,7 @@ describe("a delegating run with skills (local sandbox)", () => {
         { match: "^SUB", turns: [{ content: "researched" }] },
       ]),
     );
-    provider = await createSandboxProvider({
-      config: sandboxConfigSchema.parse({ use: "local" }),
-      paths: new FawnPaths(home),
-      skillsDir: null,
-      logger,
-    });
+    provider = await localSandboxProvider(home);
   });
 
   afterAll(async () => {

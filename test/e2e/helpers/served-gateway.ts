@@ -83,3 +83,15 @@ export async function startServedGateway(
     },
   };
 }
+
+/** A config.yaml `models:` entry for the real ChatOpenAI client against a mock server. */
+export function mockGptModel(baseUrl: string): Record<string, unknown> {
+  return {
+    name: "mock-gpt",
+    use: "openai",
+    model: "gpt-mock",
+    api_key: "any-string",
+    base_url: baseUrl,
+    max_retries: 0,
+  };
+}
