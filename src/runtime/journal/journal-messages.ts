@@ -1,4 +1,9 @@
-import { type BaseMessage, isBaseMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  type BaseMessage,
+  type HumanMessage,
+  isBaseMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import { messageText, truncateText } from "../serialize.js";
 
 /** Message-derived convenience data of a run: counts, first human and last AI text. */
@@ -8,19 +13,22 @@ export class JournalMessages {
   private lastAi: string | null = null;
   private count = 0;
 
-  /** The first human message the lead agent sends to its model, once per run. */
-  firstHumanInput(caller: string, batches: BaseMessage[][]): BaseMessage | null {
-    if (this.humanCaptured || caller !== "lead_agent") return null;
-    for (const batch of batches) {
-      for (const message of batch) {
-        if (message.getType() !== "human") continue;
-        this.humanCaptured = true;
-        this.count += 1;
-        this.firstHuman = truncateText(messageText(message));
-        return message;
-      }
-    }
-    return null;
+  /** @param runInput the human messages the run request brought, with their ids (see run-input.ts). */
+  constructor(private readonly runInput: readonly HumanMessage[] = []) {}
+
+  /**
+   * The run's own human messages, once per run, as its request brought them (with their ids, the
+   * ids the thread state gives them). Not taken from the model's prompt: from the second turn on
+   * its first human message is an earlier turn's, and a resumed run brought none. Journalled as
+   * the run starts, so a message is on record even when the run stops before any model call.
+   */
+  runHumanInput(): readonly BaseMessage[] {
+    if (this.humanCaptured) return [];
+    this.humanCaptured = true;
+    this.count += this.runInput.length;
+    const first = this.runInput[0];
+    if (first) this.firstHuman = truncateText(messageText(first));
+    return this.runInput;
   }
 
   noteAiMessage(caller: string, message: object): void {

@@ -1,4 +1,5 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import type { HumanMessage } from "@langchain/core/messages";
 import type { ChainValues } from "@langchain/core/utils/types";
 import { describeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
@@ -31,6 +32,8 @@ export interface RunJournalOptions {
   /** Buffered events that trigger a background flush (default 32). */
   flushThreshold?: number;
   trackTokenUsage?: boolean;
+  /** The human messages the run request brought, with ids (`identifyRunInput`); none by default. */
+  humanInput?: readonly HumanMessage[];
 }
 
 export interface MiddlewareRecord {
@@ -88,7 +91,7 @@ export class RunJournal extends BaseCallbackHandler {
   /** The root graph's output (its state values at the end), when it ended without error. */
   private rootOutputs: Readonly<Record<string, unknown>> | null = null;
   readonly usage: UsageLedger;
-  readonly messages = new JournalMessages();
+  readonly messages: JournalMessages;
   private readonly artifacts = new Map<string, Set<string>>();
   /** Event types already checked against the catalog (the category is derived from the type). */
   private readonly validatedTypes = new Set<string>();
@@ -105,6 +108,7 @@ export class RunJournal extends BaseCallbackHandler {
     });
     this.flushThreshold = options.flushThreshold ?? 32;
     this.usage = new UsageLedger(options.trackTokenUsage ?? true);
+    this.messages = new JournalMessages(options.humanInput);
   }
 
   /** False once any batch failed or was dropped: the evidence cannot be proven complete. */
@@ -355,6 +359,9 @@ export class RunJournal extends BaseCallbackHandler {
     this.rootRunIds.add(runId);
     const name = runName ?? chain.name ?? chain.id?.at(-1) ?? "unknown";
     this.append("run.start", { chain: name }, { caller: callerOf(tags) });
+    for (const human of this.messages.runHumanInput()) {
+      this.append("llm.human.input", human, { caller: "lead_agent" });
+    }
   }
 
   override handleChainEnd(outputs: ChainValues, runId: string, parentRunId?: string): void {
@@ -372,16 +379,10 @@ export class RunJournal extends BaseCallbackHandler {
 
   override handleChatModelStart(
     _llm: unknown,
-    messages: import("@langchain/core/messages").BaseMessage[][],
+    _messages: import("@langchain/core/messages").BaseMessage[][],
     runId: string,
-    _parentRunId?: string,
-    _extra?: Record<string, unknown>,
-    tags?: string[],
   ): void {
     this.usage.startCall(runId);
-    const caller = callerOf(tags);
-    const human = this.messages.firstHumanInput(caller, messages);
-    if (human) this.append("llm.human.input", human, { caller });
   }
 
   override handleLLMEnd(
@@ -416,9 +417,16 @@ export class RunJournal extends BaseCallbackHandler {
     this.append("llm.error", describeError(error), { caller: callerOf(tags) });
   }
 
-  override handleToolEnd(output: unknown): void {
+  override handleToolEnd(
+    output: unknown,
+    _runId: string,
+    _parentRunId?: string,
+    tags?: string[],
+  ): void {
+    // The caller tells a sub-agent's tool results from the conversation's (the message pages).
+    const caller = callerOf(tags);
     for (const message of this.messages.toolResults(output)) {
-      this.append("llm.tool.result", message);
+      this.append("llm.tool.result", message, { caller });
     }
     // A tool that adds to the thread's `artifacts` (present_files) is what delivery counts.
     const presented = presentedArtifacts(output);

@@ -2,6 +2,7 @@ import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../
 import { describeError, isCancelledError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
+import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
@@ -42,6 +43,8 @@ export async function runAgent(
     runId: record.runId,
     threadId: record.threadId,
   });
+  // The journal records the run's own human messages, so they are named before the graph runs.
+  const input = identifyRunInput(request.graphInput);
   const journal = ctx.eventStore
     ? (ctx.createJournal ?? ((options) => new RunJournal(options)))({
         eventStore: ctx.eventStore,
@@ -50,6 +53,7 @@ export async function runAgent(
         userId: record.userId,
         logger,
         trackTokenUsage: ctx.trackTokenUsage ?? true,
+        humanInput: input.humanMessages,
       })
     : null;
   const f: Finalization = {
@@ -71,7 +75,7 @@ export async function runAgent(
     sealError: null,
   };
 
-  await runHostPhase(f, request);
+  await runHostPhase(f, { ...request, graphInput: input.graphInput });
 
   manager.setFinalizing(record.runId, true);
   const finalizer = spawnTask(`run-finalization-${record.runId}`, () => runFinalization(f));
