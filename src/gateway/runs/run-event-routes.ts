@@ -5,6 +5,7 @@ import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { firstValues, queryInt, queryList } from "../http/query.js";
 import { parseWith, pathId } from "../http/validation.js";
+import { conversationPage } from "./conversation-page.js";
 
 const seq = queryInt(0, Number.MAX_SAFE_INTEGER);
 
@@ -98,9 +99,12 @@ export function runEventRoutes(s: GatewayServices): Hono<GatewayEnv> {
     const query = parseWith(pageQuery, firstValues(c.req.queries()), "query");
     const userId = c.get("principal").userId;
     await s.threads.getOwned(threadId, userId);
-    const page = { ...query, limit: query.limit ?? 50 };
-    const rows = await events.listMessages(threadId, pageOptions(page, userId));
-    const { data, hasMore } = pageOf(rows, page);
+    // The conversation as the user had it: middleware and sub-agent rows are left out.
+    const { data, hasMore } = await conversationPage(events, threadId, {
+      limit: query.limit ?? 50,
+      beforeSeq: query.before_seq,
+      userId,
+    });
     return c.json({
       data: data.map(toApiEvent),
       has_more: hasMore,
