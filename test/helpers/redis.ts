@@ -3,7 +3,11 @@
  * parallel test files sharing one server never see each other's keys. In CI an unreachable server
  * fails the file; elsewhere the caller skips its Redis suites and we say so loudly.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { Redis } from "ioredis";
 import { RedisStreamBridge } from "../../src/stores/redis/stream-bridge.js";
@@ -151,4 +155,92 @@ export async function runScriptedProducer(): Promise<void> {
   } finally {
     await bridge.close();
   }
+}
+
+/** A `redis-server` of a test's own (never the shared one), without persistence. */
+export interface PrivateRedis {
+  readonly url: string;
+  /** Kills the server (SIGKILL) and starts a fresh one on the same port: every key is gone. */
+  restartEmpty(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A port the kernel just handed out and released (another process could take it: rare). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no TCP port assigned");
+  return address.port;
+}
+
+/** Starts `redis-server` on `port` and resolves once it answers PING. */
+async function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { cwd: tmpdir(), stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  let spawnError: Error | undefined;
+  child.once("error", (error) => {
+    spawnError = error;
+  });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !spawnError) {
+    if (child.exitCode !== null) break;
+    const probe = openTestRedis(`redis://127.0.0.1:${port}`);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return child;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      probe.disconnect();
+    }
+  }
+  await kill(child);
+  throw new Error(`redis-server on port ${port} did not start: ${spawnError?.message ?? stderr}`);
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  // No pid: it never started. exitCode/signalCode: it already exited.
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGKILL");
+  await exited;
+}
+
+/**
+ * Starts a private `redis-server` on a spare port (`--save "" --appendonly no`), for tests that
+ * kill or restart Redis. Throws when `redis-server` is missing in CI; elsewhere returns null
+ * after a loud warning, like `requireTestRedis`.
+ */
+export async function startPrivateRedis(): Promise<PrivateRedis | null> {
+  const port = await freePort();
+  let child: ChildProcess;
+  try {
+    child = await startRedisServer(port);
+  } catch (error) {
+    const reason = `cannot start redis-server (${error instanceof Error ? error.message : String(error)})`;
+    if (inCi()) throw new Error(`A private redis-server is required in CI: ${reason}`);
+    warnSkipped(reason);
+    return null;
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async restartEmpty() {
+      await kill(child);
+      child = await startRedisServer(port);
+    },
+    stop: () => kill(child),
+  };
 }

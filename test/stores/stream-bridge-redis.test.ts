@@ -104,18 +104,34 @@ describe.skipIf(redisUrl === null)("Redis stream bridge", () => {
     });
 
     describe("layout", () => {
-      it("keeps one stream per run under the prefix, with Redis entry ids and a prev link", async () => {
+      it("keeps one stream per run under the prefix, with a prev link and the stream's epoch", async () => {
         const bridge = open();
         const [first, second] = await publishMany(bridge, 2);
         await bridge.publishEnd(runId);
 
         expect(bridge.streamKey(runId)).toBe(`${keyPrefix}{${runId}}`);
-        expect(first).toMatch(/^\d+-\d+$/);
+        // Event ids are the Redis entry id and the epoch the stream's first entry picked.
+        const [firstEntry, epoch] = (first ?? "").split(".");
+        const [secondEntry, secondEpoch] = (second ?? "").split(".");
+        expect(first).toMatch(/^\d+-\d+\.[0-9a-f]{12}$/);
+        expect(secondEpoch).toBe(epoch);
         const entries = await admin.xrange(bridge.streamKey(runId), "-", "+");
+        const event = (n: number, prev: string | undefined) => [
+          "kind",
+          "event",
+          "event",
+          "values",
+          "data",
+          `{"n":${n}}`,
+          "prev",
+          prev,
+          "epoch",
+          epoch,
+        ];
         expect(entries).toEqual([
-          [first, ["kind", "event", "event", "values", "data", '{"n":0}', "prev", "0-0"]],
-          [second, ["kind", "event", "event", "values", "data", '{"n":1}', "prev", first]],
-          [expect.any(String), ["kind", "end", "prev", second]],
+          [firstEntry, event(0, "0-0")],
+          [secondEntry, event(1, firstEntry)],
+          [expect.any(String), ["kind", "end", "prev", secondEntry, "epoch", epoch]],
         ]);
       });
 
@@ -128,7 +144,8 @@ describe.skipIf(redisUrl === null)("Redis stream bridge", () => {
         await bridge.publishEnd(runId);
 
         const entries = await admin.xrange(bridge.streamKey(runId), "-", "+");
-        expect(entries.map(([id]) => id).slice(0, 4)).toEqual(ids.slice(6));
+        const entryIds = ids.map((id) => id.split(".")[0]);
+        expect(entries.map(([id]) => id).slice(0, 4)).toEqual(entryIds.slice(6));
         expect(entries.filter(([, fields]) => fields[1] === "end")).toHaveLength(1);
         expect(entries).toHaveLength(5);
       });

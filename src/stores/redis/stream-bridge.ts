@@ -1,9 +1,10 @@
 /**
  * The cross-process stream bridge: one Redis stream per run, so any `fawn serve` process can
  * publish a run's events and any other can serve them, including `Last-Event-ID` resumes. Event
- * ids are the Redis entry ids. Layout, writes and reads live in the neighbouring modules:
- * stream-entries (entry format), stream-scripts (atomic appends), subscription (the read loop),
- * producer-lease (the lease hash).
+ * ids are the Redis entry ids tagged with the stream's epoch (stream-ids), so a cursor from a
+ * stream Redis lost is never taken for a position in its successor. Layout, writes and reads live
+ * in the neighbouring modules: stream-entries (entry format), stream-scripts (atomic appends),
+ * subscription (the read loop), producer-lease (the lease hash).
  */
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
@@ -30,6 +31,7 @@ import {
   transferLease,
 } from "./producer-lease.js";
 import { encodeEventData } from "./stream-entries.js";
+import { formatEventId, newEpoch } from "./stream-ids.js";
 import { PUBLISH_END, PUBLISH_EVENT } from "./stream-scripts.js";
 import { subscribeToStream } from "./subscription.js";
 
@@ -96,24 +98,29 @@ export class RedisStreamBridge implements StreamBridge {
 
   async publish(runId: string, event: string, data: unknown): Promise<string> {
     const json = encodeEventData(data);
-    const id = await this.command("publish to", runId, () =>
+    const reply = await this.command("publish to", runId, () =>
       PUBLISH_EVENT.run(this.commands, this.keysOf(runId), [
         this.queueMaxSize,
         this.ttlSeconds,
         event,
         json,
+        newEpoch(),
       ]),
     );
-    if (typeof id !== "string") {
+    if (!Array.isArray(reply) || typeof reply[0] !== "string" || typeof reply[1] !== "string") {
       throw new StoreError(`Redis answered a publish to run ${runId} without an entry id.`);
     }
-    return id;
+    return formatEventId(reply[0], reply[1]);
   }
 
   async publishEnd(runId: string): Promise<void> {
     // One more slot than the window, so the end marker never evicts the oldest retained event.
     await this.command("end", runId, () =>
-      PUBLISH_END.run(this.commands, this.keysOf(runId), [this.queueMaxSize + 1, this.ttlSeconds]),
+      PUBLISH_END.run(this.commands, this.keysOf(runId), [
+        this.queueMaxSize + 1,
+        this.ttlSeconds,
+        newEpoch(),
+      ]),
     );
   }
 

@@ -3,16 +3,20 @@
  * before it (`0-0` for the first one), so a reader can tell "the window moved past my cursor and
  * dropped events" from "the window moved exactly up to my cursor and nothing was lost" — and a
  * reader that saw an empty stream can tell whether the first retained entry is the first ever.
+ * Every entry also carries `epoch`, the incarnation of the stream (see stream-ids): the first
+ * entry of a new stream picks it, every later one copies it from its predecessor.
  *
- *   {kind: "event", event: <name>, data: <JSON>, prev: <id>}
- *   {kind: "end", prev: <id>}
+ *   {kind: "event", event: <name>, data: <JSON>, prev: <id>, epoch: <epoch>}
+ *   {kind: "end", prev: <id>, epoch: <epoch>}
  */
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { StreamEvent } from "../../runtime/stream-bridge.js";
+import { formatEventId, isEpoch } from "./stream-ids.js";
 
+/** `id` and `prev` are Redis entry ids; an event's `event.id` is its event id (with the epoch). */
 export type StoredEntry =
-  | { kind: "event"; id: string; prev: string; event: StreamEvent }
-  | { kind: "end"; id: string; prev: string };
+  | { kind: "event"; id: string; prev: string; epoch: string; event: StreamEvent }
+  | { kind: "end"; id: string; prev: string; epoch: string };
 
 /** Event data as stored: JSON text. `undefined` is stored as `null` (JSON has no undefined). */
 export function encodeEventData(data: unknown): string {
@@ -43,14 +47,23 @@ function decodeEntry(raw: unknown, runId: string): StoredEntry {
   }
   const prev = fields.get("prev");
   if (prev === undefined) throw notOurs(runId, `entry ${id} has no prev field`);
+  const epoch = fields.get("epoch");
+  if (epoch === undefined || !isEpoch(epoch)) throw notOurs(runId, `entry ${id} has no epoch`);
   const kind = fields.get("kind");
-  if (kind === "end") return { kind: "end", id, prev };
+  if (kind === "end") return { kind: "end", id, prev, epoch };
   const event = fields.get("event");
   const data = fields.get("data");
   if (kind !== "event" || event === undefined || data === undefined) {
     throw notOurs(runId, `entry ${id} is neither an event nor the end marker`);
   }
-  return { kind: "event", id, prev, event: { id, event, data: parseData(data, id, runId) } };
+  const eventId = formatEventId(id, epoch);
+  return {
+    kind: "event",
+    id,
+    prev,
+    epoch,
+    event: { id: eventId, event, data: parseData(data, id, runId) },
+  };
 }
 
 function parseData(text: string, id: string, runId: string): unknown {

@@ -4,15 +4,29 @@
  * of its producer-lease hash happen atomically: no reader ever sees an entry without its TTL, and
  * two producers cannot interleave between "read last" and "append".
  *
+ * Both also carry the stream's epoch forward: the newest entry's `epoch`, or — when the stream
+ * has no entry (new, or lost by Redis) — the fresh candidate the caller passes, which starts a new
+ * incarnation.
+ *
  * KEYS[1] = stream, KEYS[2] = producer-lease hash; ARGV[1] = MAXLEN, ARGV[2] = TTL seconds (0 = none).
  */
 import { LuaScript } from "./lua-script.js";
 
-const PREVIOUS_ID = `
+/** Sets `newest`, `prev` and `epoch`; ARGV[epochArg] is the candidate epoch for a new stream. */
+function previousEntry(epochArg: number): string {
+  return `
 local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local prev = '0-0'
-if newest[1] then prev = newest[1][1] end
+local epoch = ARGV[${epochArg}]
+if newest[1] then
+  prev = newest[1][1]
+  local fields = newest[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'epoch' then epoch = fields[i + 1] end
+  end
+end
 `;
+}
 
 const REFRESH_TTL = `
 local ttl = tonumber(ARGV[2])
@@ -22,29 +36,34 @@ if ttl > 0 then
 end
 `;
 
-/** ARGV[3] = event name, ARGV[4] = JSON data. Returns the new entry's id. */
+/**
+ * ARGV[3] = event name, ARGV[4] = JSON data, ARGV[5] = candidate epoch. Returns
+ * {new entry's id, the stream's epoch}.
+ */
 export const PUBLISH_EVENT = new LuaScript(
-  `${PREVIOUS_ID}
+  `${previousEntry(5)}
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
-  'kind', 'event', 'event', ARGV[3], 'data', ARGV[4], 'prev', prev)
+  'kind', 'event', 'event', ARGV[3], 'data', ARGV[4], 'prev', prev, 'epoch', epoch)
 ${REFRESH_TTL}
-return id`,
+return {id, epoch}`,
   2,
 );
 
 /**
  * Appends the end marker unless the newest entry already is one (idempotent, also across
  * processes). The caller passes MAXLEN = window + 1 so the marker never evicts an event.
+ * ARGV[3] = candidate epoch.
  */
 export const PUBLISH_END = new LuaScript(
-  `${PREVIOUS_ID}
+  `${previousEntry(3)}
 if newest[1] then
   local fields = newest[1][2]
   for i = 1, #fields, 2 do
     if fields[i] == 'kind' and fields[i + 1] == 'end' then return prev end
   end
 end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', 'kind', 'end', 'prev', prev)
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
+  'kind', 'end', 'prev', prev, 'epoch', epoch)
 ${REFRESH_TTL}
 return id`,
   2,

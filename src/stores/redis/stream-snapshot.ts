@@ -45,11 +45,11 @@ export async function readSnapshot(
 
 /** The gap item for a subscriber whose next event is no longer retained. */
 export function gapAt(snapshot: StreamSnapshot, requestedEventId: string | null): StreamGap {
-  const earliest = snapshot.first?.kind === "event" ? snapshot.first.id : null;
-  const latest = snapshot.newest.find((entry) => entry.kind === "event")?.id ?? null;
+  const earliest = snapshot.first?.kind === "event" ? snapshot.first.event.id : null;
+  const latest = snapshot.newest.find((entry) => entry.kind === "event");
   return {
     requestedEventId,
     earliestAvailableEventId: earliest,
-    latestAvailableEventId: latest,
+    latestAvailableEventId: latest?.kind === "event" ? latest.event.id : null,
   };
 }

@@ -10,7 +10,13 @@ import { isFawnError, StoreError } from "../../core/errors.js";
 import type { StreamItem, SubscribeOptions } from "../../runtime/stream-bridge.js";
 import { isTransientRedisError } from "./redis-errors.js";
 import { readSnapshot } from "./stream-snapshot.js";
-import { initialPosition, nextStep, type Position, readStart } from "./subscription-position.js";
+import {
+  afterEvent,
+  initialPosition,
+  nextStep,
+  type Position,
+  readStart,
+} from "./subscription-position.js";
 
 export interface SubscriptionHost {
   readonly runId: string;
@@ -79,11 +85,6 @@ export async function* subscribeToStream(
         yield { kind: "gap", gap: step.gap };
         return;
       }
-      if (step.kind === "dropped") return;
-      if (step.kind === "restart") {
-        position = { mode: "earliest" };
-        continue;
-      }
       position = step.position;
       for (const entry of step.entries) {
         if (stopped()) return;
@@ -92,7 +93,7 @@ export async function* subscribeToStream(
           return;
         }
         yield { kind: "event", event: entry.event };
-        position = { mode: "follow", after: entry.id, lastSeenId: entry.id };
+        position = afterEvent(entry);
       }
       // A full batch may have more behind it: poll again before considering a wait.
       if (step.entries.length > 0) continue;
