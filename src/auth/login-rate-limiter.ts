@@ -1,73 +1,76 @@
+import { createHash } from "node:crypto";
 import { type Clock, systemClock } from "../core/clock.js";
+import { TooManyRequestsError } from "../core/errors.js";
+import { MemoryLoginAttemptStore } from "../stores/memory/login-attempt-store.js";
+import { normalizeEmail } from "./credentials-policy.js";
+import type { AttemptCounter, LoginAttemptStore } from "./login-attempt-store.js";
 
 export interface LoginRateLimitOptions {
-  /** Failed logins allowed per key within one window. */
+  /** Failed logins allowed per (client address, account) within one window. */
   maxFailures: number;
-  /** Length of the window, counted from the first failure; also the lockout length. */
+  /** Failed logins allowed per account, from all addresses together. */
+  maxFailuresPerAccount: number;
+  /** Failed logins allowed per client address, at all accounts together. */
+  maxFailuresPerAddress: number;
+  /** Length of a window, counted from its first failure; also the longest lockout. */
   windowMs: number;
-  /** Most keys tracked at once; the oldest is forgotten first, so memory stays bounded. */
-  maxKeys?: number;
+  /** Where the counters live (default: this process's memory). */
+  store?: LoginAttemptStore;
   clock?: Clock;
 }
 
-interface FailureWindow {
-  failures: number;
-  resetsAt: number;
+/** A login attempt that was let through and counted as a failure until it proves otherwise. */
+export interface LoginAttempt {
+  /** The password was right: un-count this attempt and forget this address's failures on it. */
+  succeeded(): Promise<void>;
 }
 
-export type LoginGate = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+/** Counter keys are hashes: fixed length, and no email or address stored in clear. */
+function counterKey(scope: string, ...parts: string[]): string {
+  return createHash("sha256")
+    .update([scope, ...parts].join("\0"))
+    .digest("hex");
+}
 
 /**
- * Failed logins per client (IP), in memory. After `maxFailures` failures inside a window, further
- * attempts are refused until the window ends, without checking the password (which also stops
- * the refused attempts from costing a hash). A success clears the client's record.
+ * Failed logins, counted per (address, account), per account and per address. An attempt is
+ * refused — before its password is checked, so refusals cost no hash — while any of the three
+ * windows is full. A success un-counts itself and clears only its own (address, account) counter:
+ * whoever proved the password may retry from there, but nobody's success clears the failures
+ * others made on another account, nor the account's or address's totals.
  */
 export class LoginRateLimiter {
-  private readonly windows = new Map<string, FailureWindow>();
-  private readonly maxKeys: number;
+  readonly store: LoginAttemptStore;
   private readonly clock: Clock;
 
   constructor(private readonly options: LoginRateLimitOptions) {
-    this.maxKeys = options.maxKeys ?? 10_000;
+    this.store = options.store ?? new MemoryLoginAttemptStore();
     this.clock = options.clock ?? systemClock;
   }
 
-  check(key: string): LoginGate {
-    const now = this.clock.now().getTime();
-    const window = this.windows.get(key);
-    if (window === undefined || window.resetsAt <= now) return { allowed: true };
-    if (window.failures < this.options.maxFailures) return { allowed: true };
+  /** Counts the attempt, or throws a 429 saying when to try again. */
+  async begin(address: string, email: string): Promise<LoginAttempt> {
+    const account = normalizeEmail(email);
+    const pair = counterKey("address+account", address, account);
+    const counters: AttemptCounter[] = [
+      { key: pair, limit: this.options.maxFailures },
+      { key: counterKey("account", account), limit: this.options.maxFailuresPerAccount },
+      { key: counterKey("address", address), limit: this.options.maxFailuresPerAddress },
+    ];
+    const gate = await this.store.take(counters, this.options.windowMs, this.clock.now().getTime());
+    if (!gate.allowed) {
+      throw new TooManyRequestsError(
+        `Too many failed logins; try again in ${gate.retryAfterSeconds} s.`,
+        gate.retryAfterSeconds,
+      );
+    }
     return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((window.resetsAt - now) / 1000)),
+      succeeded: () =>
+        this.store.settle(
+          counters.slice(1).map((counter) => counter.key),
+          [pair],
+          this.clock.now().getTime(),
+        ),
     };
-  }
-
-  recordFailure(key: string): void {
-    const now = this.clock.now().getTime();
-    const window = this.windows.get(key);
-    if (window !== undefined && window.resetsAt > now) {
-      window.failures++;
-      return;
-    }
-    this.windows.delete(key);
-    while (this.windows.size >= this.maxKeys) this.forgetOldest(now);
-    this.windows.set(key, { failures: 1, resetsAt: now + this.options.windowMs });
-  }
-
-  recordSuccess(key: string): void {
-    this.windows.delete(key);
-  }
-
-  /** Expired windows go first; otherwise the oldest entry (Map keeps insertion order). */
-  private forgetOldest(now: number): void {
-    for (const [key, window] of this.windows) {
-      if (window.resetsAt <= now) {
-        this.windows.delete(key);
-        return;
-      }
-    }
-    const oldest = this.windows.keys().next();
-    if (!oldest.done) this.windows.delete(oldest.value);
   }
 }

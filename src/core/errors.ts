@@ -21,6 +21,7 @@ export type FawnErrorCode =
   | "deadline_exceeded"
   | "path_escape"
   | "payload_too_large"
+  | "too_many_requests"
   | "internal";
 
 const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
@@ -41,6 +42,7 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
   deadline_exceeded: 504,
   path_escape: 400,
   payload_too_large: 413,
+  too_many_requests: 429,
   internal: 500,
 };
 
@@ -149,6 +151,13 @@ export class PathEscapeError extends FawnError {
 export class PayloadTooLargeError extends FawnError {
   constructor(message: string, options?: FawnErrorOptions) {
     super("payload_too_large", message, options);
+  }
+}
+
+/** Refused for now; the answer carries `Retry-After` (`detail.retry_after_seconds`). */
+export class TooManyRequestsError extends FawnError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super("too_many_requests", message, { details: { retry_after_seconds: retryAfterSeconds } });
   }
 }
 

@@ -3,6 +3,8 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { closeMcpToolCache } from "../agent/mcp/mcp-tool-cache.js";
 import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
+import type { LoginAttemptStore } from "../auth/login-attempt-store.js";
+import { loginAttemptStoreOf } from "../auth/login-attempt-store-of.js";
 import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
@@ -30,6 +32,8 @@ export interface CreateFawnOptions {
   stores?: FawnStores;
   bridge?: StreamBridge;
   checkpointer?: BaseCheckpointSaver;
+  /** Where failed logins are counted (default: Redis, else the SQL database, else memory). */
+  loginAttempts?: LoginAttemptStore;
   /**
    * The sandbox provider agents' tools run in (default: the one `sandbox.use` selects, shut down
    * by `close()`); a given provider stays the caller's to shut down.
@@ -50,6 +54,8 @@ export interface Fawn {
   stores: FawnStores;
   bridge: StreamBridge;
   checkpointer: BaseCheckpointSaver;
+  /** Failed-login counters, shared with every process over the same Redis or database. */
+  loginAttempts: LoginAttemptStore;
   /** Where agents run commands and touch files (`sandbox.use`: auto picks bwrap where it works). */
   sandbox: SandboxProvider;
   manager: RunManager;
@@ -79,6 +85,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     options.stores ?? (await openStores(config.database.url, config.home, options.clock));
   const bridge = options.bridge ?? createBridge(config);
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
+  const loginAttempts = options.loginAttempts ?? loginAttemptStoreOf(config, stores);
   const manager = new RunManager({
     store: stores.runs,
     eventStore: stores.events,
@@ -116,6 +123,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     stores,
     bridge,
     checkpointer,
+    loginAttempts,
     sandbox,
     manager,
     runs,
@@ -132,6 +140,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       // After the runs: no tool call is using a sandbox any more.
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();
+      if (!options.loginAttempts) await loginAttempts.close();
       await stores.close();
     },
   };

@@ -50,7 +50,13 @@ const DEFAULT_MAX_RECURSION_LIMIT = 1000;
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const { fawn } = options;
   const logger = (options.logger ?? fawn.logger).child({ component: "gateway" });
-  const auth = options.auth ?? createAuthProvider(fawn.config, { stores: fawn.stores, logger });
+  const auth =
+    options.auth ??
+    createAuthProvider(fawn.config, {
+      stores: fawn.stores,
+      loginAttempts: fawn.loginAttempts,
+      logger,
+    });
   const state = new ThreadStateService(fawn.checkpointer);
   const threads = new ThreadService(fawn, state);
   const assistants = new AssistantCatalog(

@@ -321,6 +321,74 @@ describe("uploads over HTTP", () => {
     expect(await entries(threadId)).toEqual([]);
   });
 
+  it("400 naming the problem for zero-width, bidi and other invisible characters in a name", async () => {
+    const threadId = await newThread();
+    const invisible = {
+      "zero width space": "\u200b",
+      "right-to-left override": "\u202e",
+      "byte order mark": "\ufeff",
+      "zero width joiner": "\u200d",
+      "word joiner": "\u2060",
+      "soft hyphen": "\u00ad",
+      "Hangul filler": "\u3164",
+      "variation selector": "\ufe0f",
+      "tag character": "\u{e0041}",
+    };
+    for (const [what, char] of Object.entries(invisible)) {
+      for (const part of [
+        { filename: `re${char}port.txt` },
+        { filenameStar: `re${char}port.txt` },
+      ]) {
+        const response = await uploadRaw(threadId, multipartBody([{ ...part, content: "x" }]));
+        expect(response.status, what).toBe(400);
+        const body = (await response.json()) as { detail: { code: string; message: string } };
+        expect(body.detail.code, what).toBe("bad_request");
+        expect(body.detail.message, what).toMatch(/invisible .*character U\+[0-9A-F]{4,5}/);
+      }
+    }
+    const deleted = await rawRequest(gateway.url, {
+      method: "DELETE",
+      path: `/api/threads/${threadId}/uploads/re%E2%80%8Bport.txt`,
+      headers: ALICE,
+    });
+    expect(deleted.status).toBe(400);
+    expect(JSON.parse(deleted.body).detail.message).toMatch(/invisible .*character U\+200B/);
+    expect(await entries(threadId)).toEqual([]);
+  });
+
+  it("stores names in NFC, so NFD and NFC spellings of one name are one file", async () => {
+    const threadId = await newThread();
+    const nfd = "Cafe\u0301 re\u0301sume\u0301.txt";
+    const nfc = nfd.normalize("NFC");
+    expect(nfc).not.toBe(nfd);
+    const first = await uploadRaw(threadId, multipartBody([{ filenameStar: nfd, content: "one" }]));
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as UploadAnswer).files[0]?.filename).toBe(nfc);
+    const second = await upload(threadId, form([{ name: nfc, content: "two" }]));
+    expect(second.status).toBe(200);
+    expect(await entries(threadId)).toEqual([nfc]);
+    expect(await readFile(join(uploadsDir(threadId), nfc), "utf8")).toBe("two");
+    // Twins inside one request are duplicates of one name.
+    const both = await uploadRaw(
+      threadId,
+      multipartBody([
+        { filenameStar: nfc, content: "three" },
+        { filenameStar: nfd, content: "four" },
+      ]),
+    );
+    expect(((await both.json()) as UploadAnswer).files.map((f) => f.filename)).toEqual([
+      nfc,
+      nfc.replace(".txt", "_1.txt"),
+    ]);
+    // Delete by the NFD spelling removes the NFC file.
+    const deleted = await fetch(
+      `${gateway.apiUrl}/threads/${threadId}/uploads/${encodeURIComponent(nfd)}`,
+      { method: "DELETE", headers: ALICE },
+    );
+    expect(deleted.status).toBe(200);
+    expect(await entries(threadId)).toEqual([nfc.replace(".txt", "_1.txt")]);
+  });
+
   it("a bad name anywhere in the request stores none of its files", async () => {
     const threadId = await newThread();
     const response = await uploadRaw(

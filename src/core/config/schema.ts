@@ -263,7 +263,10 @@ export const fawnConfigSchema = z
         secure_cookies: z.enum(["auto", "always", "never"]).default("auto"),
         /** Read the client IP and origin from X-Forwarded-* (only behind a proxy that sets them). */
         trust_proxy: z.boolean().default(false),
+        /** Per (client address, account); the two totals below bound guessing from many places. */
         login_max_failures: z.number().int().min(1).default(5),
+        login_max_failures_per_account: z.number().int().min(1).default(20),
+        login_max_failures_per_address: z.number().int().min(1).default(100),
         login_lockout_seconds: z.number().int().min(1).default(900),
         /** Emails (or user ids) of the administrators: admin-only routes (MCP config) answer them. */
         admins: z.array(z.string().min(1)).default([]),

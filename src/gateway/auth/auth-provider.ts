@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { createAuthServices } from "../../auth/auth-services.js";
+import type { LoginAttemptStore } from "../../auth/login-attempt-store.js";
 import { userStoreOf } from "../../auth/user-store-of.js";
 import type { AuthMode, FawnConfig } from "../../core/config/schema.js";
 import type { Logger } from "../../core/logger.js";
@@ -29,7 +30,7 @@ export interface AuthProvider {
 /** The provider `auth.mode` selects; `local` keeps its users beside the run stores. */
 export function createAuthProvider(
   config: FawnConfig,
-  deps: { stores: FawnStores; logger: Logger },
+  deps: { stores: FawnStores; loginAttempts: LoginAttemptStore; logger: Logger },
 ): AuthProvider {
   switch (config.auth.mode) {
     case "disabled":
@@ -43,7 +44,12 @@ export function createAuthProvider(
         );
       }
       const services = createAuthServices(store, { config: config.auth });
-      return new LocalAuthProvider({ services, config: config.auth, logger: deps.logger });
+      return new LocalAuthProvider({
+        services,
+        config: config.auth,
+        logger: deps.logger,
+        loginAttempts: deps.loginAttempts,
+      });
     }
   }
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { publicUser } from "../../auth/accounts.js";
 import { MAX_PASSWORD_LENGTH } from "../../auth/credentials-policy.js";
-import { FawnError } from "../../core/errors.js";
+import { FawnError, isFawnError } from "../../core/errors.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { parseWith, readJsonBody } from "../http/validation.js";
 import {
@@ -53,29 +53,20 @@ export function authRoutes(provider: LocalAuthProvider): Hono<GatewayEnv> {
     assertSameOriginAuthRequest(c.req.raw, config.trust_proxy);
     const body = parseWith(credentialsBody, await readJsonBody(c), "body");
     const ip = clientIp(c, config.trust_proxy);
-    // Checked and counted in one synchronous step, so concurrent guesses cannot all slip past
-    // the limit before any of them fails; a success clears the count again.
-    const gate = provider.loginLimiter.check(ip);
-    if (!gate.allowed) {
-      log.warn({ ip }, "login refused: too many failed attempts");
-      c.header("Retry-After", String(gate.retryAfterSeconds));
-      return c.json(
-        {
-          detail: {
-            code: "too_many_requests",
-            message: `Too many failed logins; try again in ${gate.retryAfterSeconds} s.`,
-          },
-        },
-        429,
-      );
-    }
-    provider.loginLimiter.recordFailure(ip);
+    // Counted as a failure before the password is checked, so concurrent guesses cannot all
+    // slip past the limit; a right password un-counts itself afterwards.
+    const attempt = await provider.loginLimiter.begin(ip, body.email).catch((error: unknown) => {
+      if (isFawnError(error) && error.code === "too_many_requests") {
+        log.warn({ ip }, "login refused: too many failed attempts");
+      }
+      throw error;
+    });
     const user = await services.accounts.verifyLogin(body.email, body.password);
     if (user === null) {
       log.info({ ip }, "login failed");
       throw new FawnError("unauthorized", "Invalid email or password.");
     }
-    provider.loginLimiter.recordSuccess(ip);
+    await attempt.succeeded();
     const session = await services.sessions.start(user);
     setSessionCookies(c, session, secureCookies(c.req.raw));
     return c.json({ user: publicUser(user), expires_at: session.expiresAt });

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import type { AuthServices } from "../../auth/auth-services.js";
+import type { LoginAttemptStore } from "../../auth/login-attempt-store.js";
 import { LoginRateLimiter } from "../../auth/login-rate-limiter.js";
 import type { Clock } from "../../core/clock.js";
 import type { AuthConfig } from "../../core/config/schema.js";
@@ -16,6 +17,8 @@ export interface LocalAuthOptions {
   services: AuthServices;
   config: AuthConfig;
   logger: Logger;
+  /** Where failed logins are counted (default: this process's memory). */
+  loginAttempts?: LoginAttemptStore;
   clock?: Clock;
 }
 
@@ -49,7 +52,10 @@ export class LocalAuthProvider implements AuthProvider {
   constructor(readonly options: LocalAuthOptions) {
     this.loginLimiter = new LoginRateLimiter({
       maxFailures: options.config.login_max_failures,
+      maxFailuresPerAccount: options.config.login_max_failures_per_account,
+      maxFailuresPerAddress: options.config.login_max_failures_per_address,
       windowMs: options.config.login_lockout_seconds * 1000,
+      ...(options.loginAttempts ? { store: options.loginAttempts } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });
   }

@@ -9,8 +9,14 @@ export const MAX_NAME_BYTES = 255;
 /** How much of a refused name the error echoes; the rest is elided. */
 const ECHOED_NAME_CHARS = 80;
 
-/** Bidi overrides, marks and separators: they make a name read differently from what it is. */
-const INVISIBLE_FORMATTING = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/u;
+/**
+ * Characters that render as nothing or change how the rest reads: every format character
+ * (category Cf: zero-width space and joiners, bidi marks, overrides and isolates, the byte order
+ * mark, soft hyphen, tags), every default-ignorable code point (Hangul fillers, variation
+ * selectors, the combining grapheme joiner, …) and the line and paragraph separators. A name
+ * holding one can look exactly like another name, or read differently from what it is.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/u;
 
 export function isStagingName(name: string): boolean {
   return name.startsWith(STAGING_PREFIX) && name.endsWith(STAGING_SUFFIX);
@@ -22,27 +28,34 @@ export function isStagingName(name: string): boolean {
  * than finding its file under a name it did not choose. The NFKC form is checked too, so a
  * fullwidth `．．／` or a one-dot leader `․․` cannot turn into a traversal in any layer that
  * normalizes Unicode later.
+ *
+ * The name returned is the NFC form: the same letters typed as composed (é) or decomposed
+ * (e + ◌́) characters name one file, not two files that look the same.
  */
 export function checkUploadName(name: string): string {
-  const problem = nameProblem(name);
+  const stored = name.normalize("NFC");
+  const problem = nameProblem(name, stored);
   if (problem !== null) {
     throw new BadRequestError(
       `Invalid file name ${echo(name)}: ${problem}. Use a plain file name such as report.pdf.`,
     );
   }
-  return name;
+  return stored;
 }
 
-function nameProblem(name: string): string | null {
+/** What is wrong with the name as sent, or with `stored`, its NFC form. */
+function nameProblem(name: string, stored: string): string | null {
   if (name === "") return "it is empty";
-  if (Buffer.byteLength(name, "utf8") > MAX_NAME_BYTES) {
+  if (Buffer.byteLength(stored, "utf8") > MAX_NAME_BYTES) {
     return `it is longer than ${MAX_NAME_BYTES} bytes`;
   }
   if (name.includes("\0")) return "it contains a NUL byte";
   if (hasControlCharacter(name)) return "it contains control characters";
-  if (INVISIBLE_FORMATTING.test(name))
-    return "it contains invisible direction or format characters";
-  const plain = formProblem(name);
+  const invisible = INVISIBLE.exec(name)?.[0];
+  if (invisible !== undefined) {
+    return `it contains the invisible or direction-changing character ${codePointLabel(invisible)}`;
+  }
+  const plain = formProblem(stored);
   if (plain !== null) return plain;
   const normalized = formProblem(name.normalize("NFKC"));
   return normalized === null ? null : `${normalized} once Unicode-normalized (NFKC)`;
@@ -64,6 +77,12 @@ function hasControlCharacter(name: string): boolean {
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
   }
   return false;
+}
+
+/** `U+200B`: how the refused character is named, since it cannot be seen in the echo. */
+function codePointLabel(char: string): string {
+  const hex = (char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return `U+${hex}`;
 }
 
 /** The name as JSON (control characters escaped), shortened so an error stays readable. */

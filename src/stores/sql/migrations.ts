@@ -199,6 +199,32 @@ function usersMigration(dialect: SqlDialectName): Migration {
 }
 
 /**
+ * Failed-login counters (`login_failures`), so every process over the database enforces one
+ * limit. Keys are SHA-256 hex of the counter's scope; `resets_at` is epoch milliseconds.
+ */
+function loginFailuresMigration(dialect: SqlDialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable("login_failures")
+        .addColumn("counter_key", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("failures", "integer", (c) => c.notNull())
+        .addColumn("resets_at", t.bigint, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("ix_login_failures_resets_at")
+        .on("login_failures")
+        .column("resets_at")
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("login_failures").ifExists().execute();
+    },
+  };
+}
+
+/**
  * Migrations live in code (no files read at runtime, so a bundled or compiled build needs nothing
  * beside it). Names sort lexically; append new ones, never edit an applied one.
  */
@@ -209,6 +235,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0001_initial": initialMigration(dialect),
         "0002_checkpoints": checkpointsMigration(dialect),
         "0003_users": usersMigration(dialect),
+        "0004_login_failures": loginFailuresMigration(dialect),
       };
     },
   };

@@ -100,6 +100,7 @@ export interface FawnTables {
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
   api_tokens: ApiTokensTable;
+  login_failures: LoginFailuresTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -199,4 +200,11 @@ export interface ApiTokensTable {
   prefix: string;
   token_hash: string;
   created_at: TimestampColumn;
+}
+
+/** Failed-login counters (migration 0004); `resets_at` in epoch milliseconds. */
+export interface LoginFailuresTable {
+  counter_key: string;
+  failures: number;
+  resets_at: ColumnType<number | string, number, number>;
 }

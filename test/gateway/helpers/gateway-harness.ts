@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import type { LoginAttemptStore } from "../../../src/auth/login-attempt-store.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
 import { createLogger } from "../../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
@@ -40,6 +41,8 @@ export interface HarnessOptions {
   database?: "memory" | "sqlite" | { url: string };
   /** Default: the in-memory bridge. */
   bridge?: StreamBridge;
+  /** Default: what createFawn picks (Redis, else the SQL database, else memory); stays the caller's. */
+  loginAttempts?: LoginAttemptStore;
   workerId?: string;
   /** Extra config.yaml content (merged over the harness defaults). */
   config?: Record<string, unknown>;
@@ -67,6 +70,7 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     config,
     logger,
     ...(options.bridge ? { bridge: options.bridge } : {}),
+    ...(options.loginAttempts ? { loginAttempts: options.loginAttempts } : {}),
     ...(options.workerId ? { workerId: options.workerId } : {}),
     // Built on first use: the graph needs the checkpointer createFawn chose.
     agentFactory: () => {

@@ -273,7 +273,7 @@ export const UPLOAD_NAME_CASES: UploadNameCase[] = [
   { id: "up-combining-slash", name: "..\u0338", refuse: false },
   { id: "up-rtl-override", name: "\u202etxt.exe", refuse: true },
   { id: "up-rtl-invoice", name: "invoice\u202efdp.exe", refuse: true },
-  { id: "up-zero-width", name: "\u200bzero.txt", refuse: false },
+  { id: "up-zero-width", name: "\u200bzero.txt", refuse: true },
   { id: "up-bom", name: "\ufeffbom.txt", refuse: true },
   { id: "up-256-bytes", name: "a".repeat(256), refuse: true },
   { id: "up-256-bytes-utf8", name: "é".repeat(128), refuse: true },
