@@ -50,18 +50,17 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null>, boundMs:
   }
 }
 
-/** A FAWN_HOME whose only model answers any message with one bash call running `command`. */
-async function homeRunning(command: string): Promise<string> {
+/** A FAWN_HOME whose model answers a message naming a key of `commands` with one bash call. */
+async function homeRunning(commands: Record<string, string>): Promise<string> {
   const home = await mkdtemp(join(tmpdir(), "fawn-sandbox-kill-"));
   homes.push(home);
-  const script = [
-    {
-      turns: [
-        { tool_calls: [{ name: "bash", args: { description: "wait long", command } }] },
-        { content: "done" },
-      ],
-    },
-  ];
+  const script = Object.entries(commands).map(([match, command]) => ({
+    match,
+    turns: [
+      { tool_calls: [{ name: "bash", args: { description: "wait long", command } }] },
+      { content: "done" },
+    ],
+  }));
   await writeFile(join(home, "script.yaml"), JSON.stringify(script));
   const config = {
     sandbox: { use: "local", allow_host_bash: true, bash_command_timeout: COMMAND_TIMEOUT_S },
@@ -77,12 +76,15 @@ async function serve(home: string): Promise<ServeProcess> {
   return server;
 }
 
-/** Starts a run on `server` and returns the process group its `sleep <seconds>`s run in. */
-async function startCommand(server: ServeProcess, seconds: string, sleepers: number) {
+/**
+ * Starts a run on `server` whose message is `key`, and returns the process group its
+ * `sleep <seconds>`s run in once `sleepers` of them are there.
+ */
+async function startCommand(server: ServeProcess, key: string, seconds: string, sleepers: number) {
   const client = new Client({ apiUrl: server.apiUrl, apiKey: null });
   const thread = await client.threads.create();
   await client.runs.create(thread.thread_id, "lead_agent", {
-    input: { messages: [{ role: "user", content: "run the long command" }] },
+    input: { messages: [{ role: "user", content: key }] },
   });
   const pids = await waitFor(
     "the command's sleepers",
@@ -111,43 +113,34 @@ async function membersLeftAfter(pgid: number, boundMs: number) {
   ).catch(async () => processesInGroup(pgid));
 }
 
-describe("a local-sandbox command when its server is SIGKILLed", () => {
-  it("takes the command's whole process group (background children too) down with the server", async () => {
-    const seconds = uniqueSleepSeconds();
-    const home = await homeRunning(
-      `sleep ${seconds} & bash -c 'sleep ${seconds} & wait' & sleep ${seconds}`,
-    );
-    const server = await serve(home);
-    // Three sleepers: a child, a grandchild and the foreground one.
-    const pgid = await startCommand(server, seconds, 3);
-    expect((await processesInGroup(pgid)).length).toBeGreaterThanOrEqual(3);
-
-    server.child.kill("SIGKILL");
-    await server.exited;
-
-    expect(await membersLeftAfter(pgid, GONE_WITHIN_MS)).toEqual([]);
-    expect(await pidsWithMarker(`sleep ${seconds}`)).toEqual([]);
-  }, 60_000);
-
-  it("a group that outlived its server (its watcher killed) is killed when the next server starts", async () => {
-    const seconds = uniqueSleepSeconds();
-    // Kills every `sh` of its own group but its parent (the supervisor): that is the watcher.
-    const home = await homeRunning(
-      `for p in $(pgrep -g 0 -x sh); do [ "$p" = "$PPID" ] || kill -9 "$p"; done; ` +
-        `sleep ${seconds} & sleep ${seconds}`,
-    );
+describe("local-sandbox commands when their server is SIGKILLed", () => {
+  it("die with the server, process group and all; a group that outlived it dies when the next server starts", async () => {
+    const plain = uniqueSleepSeconds();
+    const leftover = uniqueSleepSeconds();
+    const home = await homeRunning({
+      // A background child, a background grandchild and a foreground sleeper.
+      plain: `sleep ${plain} & bash -c 'sleep ${plain} & wait' & sleep ${plain}`,
+      // Kills every `sh` of its own group but its parent (the supervisor): that is the watcher.
+      leftover:
+        `for p in $(pgrep -g 0 -x sh); do [ "$p" = "$PPID" ] || kill -9 "$p"; done; ` +
+        `sleep ${leftover} & sleep ${leftover}`,
+    });
     const first = await serve(home);
-    const pgid = await startCommand(first, seconds, 2);
+    const plainGroup = await startCommand(first, "plain", plain, 3);
+    const leftoverGroup = await startCommand(first, "leftover", leftover, 2);
+    expect(plainGroup).not.toBe(leftoverGroup);
+
     first.child.kill("SIGKILL");
     await first.exited;
-    // Nothing watches the group any more: it is a leftover.
-    await sleep(500);
-    expect((await processesInGroup(pgid)).length).toBeGreaterThanOrEqual(2);
+    expect(await membersLeftAfter(plainGroup, GONE_WITHIN_MS)).toEqual([]);
+    expect(await pidsWithMarker(`sleep ${plain}`)).toEqual([]);
+    // Nothing watches the other group any more: it is a leftover.
+    expect((await processesInGroup(leftoverGroup)).length).toBeGreaterThanOrEqual(2);
 
     const second = await serve(home);
-    expect(await membersLeftAfter(pgid, GONE_WITHIN_MS)).toEqual([]);
-    expect(await pidsWithMarker(`sleep ${seconds}`)).toEqual([]);
+    expect(await membersLeftAfter(leftoverGroup, GONE_WITHIN_MS)).toEqual([]);
+    expect(await pidsWithMarker(`sleep ${leftover}`)).toEqual([]);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });
