@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { SandboxConfig, SandboxKind } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { FawnPaths } from "../core/paths.js";
@@ -16,6 +17,7 @@ import {
   parseOwnershipConfig,
 } from "./ownership/create-ownership-store.js";
 import type { SandboxOwnershipStore } from "./ownership/ownership-store.js";
+import { CommandGroupRegistry } from "./process/command-group-registry.js";
 import { SandboxUnavailableError } from "./sandbox-errors.js";
 import type { SandboxProviderKind } from "./sandbox-provider.js";
 
@@ -79,6 +81,21 @@ export async function createSandboxProvider(
   });
 }
 
+/**
+ * The registry of this process's running host commands under `$FAWN_HOME/sandbox-commands`,
+ * after killing what a crashed server of this home left running there.
+ */
+async function commandGroupsOf(
+  options: CreateSandboxProviderOptions,
+): Promise<CommandGroupRegistry> {
+  const groups = new CommandGroupRegistry(join(options.paths.home, "sandbox-commands"));
+  const killed = await groups.reapLeftovers();
+  if (killed > 0) {
+    options.logger?.warn({ killed }, "killed sandbox command processes left by a server that died");
+  }
+  return groups;
+}
+
 async function createBackend(
   kind: SandboxProviderKind,
   options: CreateSandboxProviderOptions,
@@ -86,7 +103,10 @@ async function createBackend(
   const { config } = options;
   switch (kind) {
     case "local":
-      return new LocalBackend({ allowHostBash: config.allow_host_bash });
+      return new LocalBackend({
+        allowHostBash: config.allow_host_bash,
+        commandGroups: await commandGroupsOf(options),
+      });
     case "bwrap": {
       const probe = await probeBwrap(options.bwrapPath);
       if (!probe.available)
@@ -96,6 +116,7 @@ async function createBackend(
         system: probe.system,
         allowNetwork: options.allowNetwork ?? false,
         limits: { ...DEFAULT_RESOURCE_LIMITS, ...options.limits },
+        commandGroups: await commandGroupsOf(options),
       });
     }
     case "container": {

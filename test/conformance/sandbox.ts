@@ -136,6 +136,19 @@ export function describeSandbox(name: string, makeFixture: () => Promise<Sandbox
       );
 
       it(
+        "kills grandchildren at the timeout too (a background shell's own children)",
+        gated(async () => {
+          const seconds = uniqueSleepSeconds();
+          const result = await sandbox.execute(
+            `bash -c 'sleep ${seconds} & sleep ${seconds}' & bash -c 'sleep ${seconds}'`,
+            { ...run, timeoutMs: 500 },
+          );
+          expect(result.timedOut).toBe(true);
+          expect(await survivorsAfter(`sleep ${seconds}`)).toEqual([]);
+        }),
+      );
+
+      it(
         "leaves no background process behind when a command ends",
         gated(async () => {
           const seconds = uniqueSleepSeconds();

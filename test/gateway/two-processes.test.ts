@@ -3,63 +3,32 @@
  * FAWN_REDIS_URL): a run streamed from one is re-joined through the other with `Last-Event-ID`
  * and every remaining event arrives once; both shut down gracefully on SIGTERM.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServeProcess, startFawnServe } from "../helpers/fawn-serve-process.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { deleteKeysWithPrefix, requireTestRedis } from "../helpers/redis.js";
 
 const postgres = await createPostgresTestDatabase("gateway_two_processes");
 const redisUrl = await requireTestRedis();
 const enabled = postgres !== null && redisUrl !== null;
-const CLI = new URL("../../bin/fawn.js", import.meta.url).pathname;
-
-interface ServerProcess {
-  child: ChildProcess;
-  apiUrl: string;
-  exited: Promise<number | null>;
-}
-
-async function startServe(home: string): Promise<ServerProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, FAWN_HOME: home, FAWN_LOG_LEVEL: "warn" };
-  for (const key of ["FAWN_CONFIG", "FAWN_PORT", "FAWN_AUTH"]) delete env[key];
-  env.FAWN_DATABASE_URL = postgres?.url;
-  env.FAWN_REDIS_URL = redisUrl ?? undefined;
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  const lines = createInterface({ input: child.stdout ?? process.stdin });
-  const stderr: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  for await (const line of lines) {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match?.[1]) {
-      // Keep draining its output so a chatty server never blocks on a full pipe.
-      lines.close();
-      child.stdout?.resume();
-      return { child, apiUrl: `${match[1]}/api`, exited };
-    }
-  }
-  throw new Error(`fawn serve exited before listening: ${stderr.join("")}`);
-}
 
 let home: string;
-let a: ServerProcess | undefined;
-let b: ServerProcess | undefined;
+let a: ServeProcess | undefined;
+let b: ServeProcess | undefined;
 const runIds: string[] = [];
 
 beforeAll(async () => {
   if (!enabled) return;
   home = await mkdtemp(join(tmpdir(), "fawn-two-processes-"));
-  [a, b] = await Promise.all([startServe(join(home, "a")), startServe(join(home, "b"))]);
+  const env = { FAWN_DATABASE_URL: postgres?.url, FAWN_REDIS_URL: redisUrl ?? undefined };
+  [a, b] = await Promise.all([
+    startFawnServe(join(home, "a"), env),
+    startFawnServe(join(home, "b"), env),
+  ]);
 }, 60_000);
 
 afterAll(async () => {

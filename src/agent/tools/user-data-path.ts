@@ -1,4 +1,4 @@
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import {
   type FawnPaths,
@@ -6,6 +6,11 @@ import {
   USER_DATA_SUBDIRS,
   VIRTUAL_USER_DATA,
 } from "../../core/paths.js";
+import {
+  type ForeignFile,
+  foreignFileOf,
+  openThreadFile,
+} from "../../core/thread-file-identity.js";
 
 /** A refused path; the message is what the model sees (it echoes the path the model gave). */
 export class ToolPathError extends Error {
@@ -53,7 +58,8 @@ export async function resolveWritableTarget(
 
 /**
  * Maps a path given to `present_files` (virtual, or a host path inside the outputs folder) to an
- * existing regular file inside the thread's outputs folder.
+ * existing regular file inside the thread's outputs folder whose only link is there (a hard link
+ * to a host file is refused: presenting it would publish that file).
  */
 export async function resolvePresentableFile(
   paths: FawnPaths,
@@ -82,9 +88,29 @@ export async function resolvePresentableFile(
     throw notFound;
   }
   assertInside(outputsReal, fileReal, requested);
-  const stats = await lstat(fileReal).catch(() => null);
-  if (!stats?.isFile()) throw notFound;
+  const foreign = await foreignFileAt(outputsReal, fileReal);
+  if (foreign === "not_regular") throw notFound;
+  if (foreign !== null) {
+    throw new ToolPathError(
+      `Error: Cannot present ${requested}: it is a hard link to a file outside ${OUTPUTS_VIRTUAL}. ` +
+        `Write or copy the content into a new file in ${OUTPUTS_VIRTUAL} instead of linking it.`,
+    );
+  }
   return { virtualPath: `${OUTPUTS_VIRTUAL}/${segments.join("/")}`, hostPath: fileReal };
+}
+
+/** Opens the file (no symlink followed) and judges the handle's `fstat`, not the path's. */
+async function foreignFileAt(folderReal: string, fileReal: string): Promise<ForeignFile | null> {
+  const [folder, handle] = await Promise.all([
+    stat(folderReal).catch(() => null),
+    openThreadFile(fileReal),
+  ]);
+  if (handle === null) return "not_regular";
+  try {
+    return folder === null ? "not_regular" : foreignFileOf(await handle.stat(), folder);
+  } finally {
+    await handle.close();
+  }
 }
 
 function splitUserDataPath(

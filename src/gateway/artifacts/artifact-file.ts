@@ -1,8 +1,8 @@
-import { constants } from "node:fs";
-import { type FileHandle, open, realpath, stat } from "node:fs/promises";
+import { type FileHandle, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { NotFoundError } from "../../core/errors.js";
 import type { FawnPaths, ThreadScope } from "../../core/paths.js";
+import { foreignFileOf, openThreadFile } from "../../core/thread-file-identity.js";
 
 /**
  * The folders whose files the artifact route serves: the thread's deliverables and the files the
@@ -20,10 +20,11 @@ export interface OpenedArtifact {
 
 /**
  * Opens `mnt/user-data/{outputs,uploads}/<file>` of the thread for reading. Every refusal — outside
- * those folders, `..`, NUL, a symlink leading out, not a regular file, missing — is the same
- * 404, so a probe learns nothing about what exists outside. The opened file is checked again
- * after `open`: code in the sandbox can rename and symlink inside outputs at any moment, and a
- * swap between the path check and the open must not hand out a file from elsewhere.
+ * those folders, `..`, NUL, a symlink leading out, a hard link (a file with more than one link or
+ * on another device), not a regular file, missing — is the same 404, so a probe learns nothing
+ * about what exists outside. The opened file is checked again after `open` (`fstat` of the
+ * handle): code in the sandbox can rename and link inside outputs at any moment, and a swap
+ * between the path check and the open must not hand out a file from elsewhere.
  */
 export async function openArtifact(
   paths: FawnPaths,
@@ -39,17 +40,19 @@ export async function openArtifact(
   const rootReal = await realpath(root).catch(() => null);
   const real = await realpath(join(root, ...segments)).catch(() => null);
   if (rootReal === null || real === null || !isInside(rootReal, real)) throw notFound;
-  // O_NONBLOCK: a FIFO planted in the folder must not hold a thread-pool thread waiting for a writer.
-  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-  const handle = await open(real, flags).catch(() => null);
-  if (handle === null) throw notFound;
+  const rootStat = await stat(rootReal).catch(() => null);
+  const handle = await openThreadFile(real);
+  if (handle === null || rootStat === null) {
+    await handle?.close();
+    throw notFound;
+  }
   try {
     const opened = await handle.stat();
     const named = await stat(real).catch(() => null);
     const stillReal = await realpath(real).catch(() => null);
     const sameFile =
       named !== null && named.dev === opened.dev && named.ino === opened.ino && stillReal === real;
-    if (!opened.isFile() || !sameFile) throw notFound;
+    if (foreignFileOf(opened, rootStat) !== null || !sameFile) throw notFound;
     return { handle, size: opened.size, fileName: segments.at(-1) ?? "artifact" };
   } catch (error) {
     await handle.close();

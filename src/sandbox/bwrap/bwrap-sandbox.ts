@@ -4,6 +4,7 @@ import type { MountedFiles } from "../files/mounted-files.js";
 import { MountedSandbox } from "../files/mounted-sandbox.js";
 import { VIRTUAL_WORKSPACE } from "../files/thread-mounts.js";
 import { assertValidEnv, ISOLATED_BASE_ENV } from "../process/command-env.js";
+import type { CommandGroupRegistry } from "../process/command-group-registry.js";
 import { runProcess } from "../process/run-process.js";
 import type { CommandResult, ExecuteOptions } from "../sandbox.js";
 import { SandboxDirectoryNotFoundError, SandboxUnavailableError } from "../sandbox-errors.js";
@@ -16,6 +17,8 @@ export interface BwrapSandboxOptions {
   system: readonly SystemEntry[];
   allowNetwork: boolean;
   limits: ResourceLimits;
+  /** Where running commands' process groups are recorded (reaped after a crash). */
+  commandGroups?: CommandGroupRegistry;
 }
 
 /**
@@ -65,6 +68,7 @@ export class BwrapSandbox extends MountedSandbox {
           maxOutputBytes: options.maxOutputBytes,
           signal: options.signal,
           statusFd: true,
+          groups: this.options.commandGroups,
         }),
       options.signal,
     );

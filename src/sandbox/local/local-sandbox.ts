@@ -4,6 +4,7 @@ import type { MountedFiles } from "../files/mounted-files.js";
 import { MountedSandbox } from "../files/mounted-sandbox.js";
 import { VIRTUAL_WORKSPACE } from "../files/thread-mounts.js";
 import { assertValidEnv, hostEnvWithoutSecrets } from "../process/command-env.js";
+import type { CommandGroupRegistry } from "../process/command-group-registry.js";
 import { runProcess } from "../process/run-process.js";
 import type { CommandResult, ExecuteOptions } from "../sandbox.js";
 import { SandboxCommandRefusedError, SandboxDirectoryNotFoundError } from "../sandbox-errors.js";
@@ -16,6 +17,8 @@ export const HOST_BASH_DISABLED_MESSAGE =
 export interface LocalSandboxOptions {
   allowHostBash: boolean;
   shell?: string;
+  /** Where running commands' process groups are recorded (reaped after a crash). */
+  commandGroups?: CommandGroupRegistry;
 }
 
 /**
@@ -26,11 +29,13 @@ export interface LocalSandboxOptions {
 export class LocalSandbox extends MountedSandbox {
   private readonly allowHostBash: boolean;
   private readonly shell: string;
+  private readonly commandGroups: CommandGroupRegistry | undefined;
 
   constructor(id: string, table: MountTable, files: MountedFiles, options: LocalSandboxOptions) {
     super(id, table, files);
     this.allowHostBash = options.allowHostBash;
     this.shell = options.shell ?? "/bin/bash";
+    this.commandGroups = options.commandGroups;
   }
 
   protected async runCommand(command: string, options: ExecuteOptions): Promise<CommandResult> {
@@ -52,6 +57,7 @@ export class LocalSandbox extends MountedSandbox {
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       signal: options.signal,
+      groups: this.commandGroups,
     });
     return {
       exitCode: outcome.exitCode,

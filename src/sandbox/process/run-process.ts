@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
+import { constants as fsConstants } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { constants } from "node:os";
+import { join, resolve as resolvePath } from "node:path";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { COMMAND_GROUP_ENV, type CommandGroupRegistry } from "./command-group-registry.js";
 
 export interface RunProcessOptions {
   file: string;
@@ -15,6 +19,8 @@ export interface RunProcessOptions {
   signal?: AbortSignal;
   /** Open fd 3 as a pipe and collect it (bubblewrap's `--json-status-fd 3`). */
   statusFd?: boolean;
+  /** Record the command's process group here while it runs (start-up reaping after a crash). */
+  groups?: CommandGroupRegistry;
 }
 
 export interface ProcessOutcome {
@@ -31,22 +37,46 @@ export interface ProcessOutcome {
 const PIPE_DRAIN_GRACE_MS = 2_000;
 
 /**
- * Runs one command in its own session and process group (`detached`), with no stdin. At the
- * deadline, on abort, and when the main process exits, the whole group is SIGKILLed: a timeout
- * takes background children with it, and nothing a command started outlives it. Output beyond
- * `maxOutputBytes` is read and dropped so a chatty command never blocks on a full pipe.
- * Rejects only when the process cannot be started, or with the signal's reason on abort.
+ * The group's supervisor, run as `sh -c SUPERVISOR fawn-command <file> <args…>`. Its stdin is a
+ * pipe from this process that is never written: it keeps a watcher blocked in `read` until the
+ * pipe closes — which the kernel does when this process dies, however it dies (SIGKILL too) —
+ * and the watcher then SIGKILLs the whole group (`kill -9 0`). The command itself gets
+ * /dev/null as stdin, no copy of the pipe, and its exit status becomes the supervisor's.
  */
-export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
-  const { signal } = options;
-  if (signal?.aborted) return Promise.reject(signal.reason);
+const SUPERVISOR = [
+  "exec 4<&0 </dev/null",
+  "{ read -r _ <&4; kill -9 0; } >/dev/null 2>&1 3>&- &",
+  '"$@" 4<&-',
+  "status=$?",
+  'kill -9 "$!" 2>/dev/null',
+  'exit "$status"',
+].join("\n");
+
+/**
+ * Runs one command in its own session and process group (`detached`), with no stdin, under a
+ * supervisor that SIGKILLs the group if this process dies. At the deadline, on abort, and when the
+ * command exits, the whole group is SIGKILLed: a timeout takes background children and their
+ * children with it, and nothing a command started outlives it or this process (unless it left
+ * the group with `setsid`). Output beyond `maxOutputBytes` is read and dropped so a chatty
+ * command never blocks on a full pipe. Rejects only when the process cannot be started (`ENOENT`
+ * for a missing executable), or with the signal's reason on abort.
+ */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const { signal, groups } = options;
+  if (signal?.aborted) throw signal.reason;
+  const file = await findExecutable(options.file, options.env.PATH, options.cwd);
+  if (signal?.aborted) throw signal.reason;
+  const token = groups?.newToken();
   return new Promise<ProcessOutcome>((resolve, reject) => {
-    const child = spawn(options.file, [...options.args], {
+    const child = spawn("/bin/sh", ["-c", SUPERVISOR, "fawn-command", file, ...options.args], {
       cwd: options.cwd,
-      env: options.env,
+      env: token ? { ...options.env, [COMMAND_GROUP_ENV]: token } : options.env,
       detached: true,
-      stdio: options.statusFd ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      stdio: options.statusFd ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
     });
+    // The supervisor's lifeline: held open, never written, closed by our exit.
+    child.stdin?.on("error", () => undefined);
+    const tracked = token && child.pid !== undefined ? groups?.track(child.pid, token) : undefined;
     const stdout = new BoundedCapture(options.maxOutputBytes);
     const stderr = new BoundedCapture(options.maxOutputBytes);
     const status = new BoundedCapture(64 * 1024);
@@ -86,12 +116,13 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
       clearTimeout(timer);
       clearTimeout(drainTimer);
       signal?.removeEventListener("abort", onAbort);
+      child.stdin?.destroy();
     };
 
     child.once("error", (error) => {
       cleanup();
       killGroup();
-      reject(error);
+      void (tracked?.release() ?? Promise.resolve()).then(() => reject(error));
     });
     child.once("exit", (code, exitSignal) => {
       exit = { code, signal: exitSignal };
@@ -101,8 +132,10 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
         for (const stream of streams) stream.destroy();
       }, PIPE_DRAIN_GRACE_MS);
     });
-    child.once("close", () => {
+    child.once("close", async () => {
       cleanup();
+      // The group was killed at exit; its record can go before anyone sees the outcome.
+      await tracked?.release();
       if (aborted) {
         reject(signal?.reason);
         return;
@@ -118,6 +151,41 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
         status: status.text(),
       });
     });
+  });
+}
+
+/**
+ * The executable `spawn` would run, found the way it searches (`PATH` of the child's environment,
+ * or relative to `cwd` for a name with a slash), so that a missing program still fails with
+ * `ENOENT` although the supervisor shell is what is spawned.
+ */
+async function findExecutable(
+  file: string,
+  pathVariable: string | undefined,
+  cwd: string | undefined,
+): Promise<string> {
+  const candidates = file.includes("/")
+    ? [resolvePath(cwd ?? process.cwd(), file)]
+    : (pathVariable ?? "/usr/bin:/bin")
+        .split(":")
+        .filter((dir) => dir !== "")
+        .map((dir) => resolvePath(cwd ?? process.cwd(), join(dir, file)));
+  for (const candidate of candidates) {
+    const info = await stat(candidate).catch(() => null);
+    if (!info?.isFile()) continue;
+    if (
+      await access(candidate, fsConstants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
+  }
+  throw Object.assign(new Error(`spawn ${file} ENOENT`), {
+    code: "ENOENT",
+    errno: -constants.errno.ENOENT,
+    syscall: `spawn ${file}`,
+    path: file,
   });
 }
 
