@@ -23,7 +23,11 @@ export type StreamItem =
   | { kind: "end" };
 
 export interface SubscribeOptions {
-  /** Resume strictly after this id. Unknown/malformed ids replay from the earliest retained event. */
+  /**
+   * Resume strictly after this id; a `gap` when the bridge cannot prove nothing after it was lost
+   * (evicted, or its stream lost or re-created). Ids the bridge did not issue (malformed, another
+   * form) replay from the earliest retained event.
+   */
   lastEventId?: string | null;
   /** A heartbeat item is yielded after this long without events (default 15 000 ms). */
   heartbeatMs?: number;

@@ -339,6 +339,18 @@ export function describeStreamBridge(
         expect(await bridge.streamExists(runId)).toBe(false);
       });
 
+      it("a fresh subscriber of a stream re-created after cleanup gets it whole, with no gap", async () => {
+        const bridge = await open({ queueMaxSize: 4 });
+        await publishMany(bridge, 6);
+        await bridge.publishEnd(runId);
+        await bridge.cleanup(runId);
+        const ids = await publishMany(bridge, 3);
+        await bridge.publishEnd(runId);
+        const items = await readAll(bridge);
+        expect(eventIds(items)).toEqual(ids);
+        expect(kinds(items)).toEqual(["event", "event", "event", "end"]);
+      });
+
       it("accepts cleanup of an unknown run", async () => {
         const bridge = await open();
         await expect(bridge.cleanup(runId)).resolves.toBeUndefined();

@@ -204,6 +204,41 @@ describe("resuming streams", () => {
     expect(parts.map((p) => p.event)).toEqual(["metadata", "end"]);
   });
 
+  it("a resume of a finished run whose stream was reaped answers a gap, not end", async () => {
+    const thread = await small.client.threads.create();
+    const run = await small.client.runs.create(thread.thread_id, "lead_agent", {
+      input: say("burst:3 hold:reaped-resume"),
+      streamMode: ["custom"],
+    });
+    await small.controls.arrived("reaped-resume");
+    const head = await collect(
+      small.client.runs.joinStream(thread.thread_id, run.run_id),
+      (p) => p.event === "custom",
+    );
+    const cursor = head.at(-1)?.id ?? "";
+    small.controls.release("reaped-resume");
+    await small.client.runs.join(thread.thread_id, run.run_id);
+    // The stream is reaped 1 ms after the run ended; the client comes back after that.
+    while (await small.fawn.bridge.streamExists(run.run_id)) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const response = await fetch(
+      `${small.apiUrl}/threads/${thread.thread_id}/runs/${run.run_id}/stream`,
+      { headers: { "Last-Event-ID": cursor } },
+    );
+    const text = await response.text();
+    expect(text).not.toContain("event: end");
+    const gap = JSON.parse(/event: gap\ndata: (.*)\n/.exec(text)?.[1] ?? "null") as unknown;
+    expect(gap).toEqual({
+      code: "stream_replay_gap",
+      run_id: run.run_id,
+      requested_event_id: cursor,
+      earliest_available_event_id: null,
+      latest_available_event_id: null,
+      recovery: "reload_durable_state",
+    });
+  });
+
   it("filters a join by stream_mode", async () => {
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, "lead_agent", {

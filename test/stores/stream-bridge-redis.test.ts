@@ -271,6 +271,109 @@ describe.skipIf(redisUrl === null)("Redis stream bridge", () => {
       });
     });
 
+    describe("lost streams", () => {
+      /** The gap of a cursor whose stream is gone: nothing is available. */
+      const goneGap = (requestedEventId: string | undefined) => ({
+        kind: "gap",
+        gap: { requestedEventId, earliestAvailableEventId: null, latestAvailableEventId: null },
+      });
+
+      /** Reads everything but heartbeats until the bridge ends the iteration. */
+      async function drain(iterator: AsyncIterator<StreamItem>): Promise<StreamItem[]> {
+        const items: StreamItem[] = [];
+        for (let step = await iterator.next(); !step.done; step = await iterator.next()) {
+          if (step.value.kind !== "heartbeat") items.push(step.value);
+        }
+        return items;
+      }
+
+      it("a cursor into an evicted stream is a gap, also once the run publishes again", async () => {
+        const bridge = open();
+        const ids = await publishMany(bridge, 5);
+        await admin.del(bridge.streamKey(runId));
+
+        const resumed = bridge
+          .subscribe(runId, { lastEventId: ids[1], heartbeatMs: 20 })
+          [Symbol.asyncIterator]();
+        const first = await resumed.next();
+        const more = await publishMany(bridge, 3);
+        await bridge.publishEnd(runId);
+        const items = first.done ? [] : [first.value, ...(await drain(resumed))];
+
+        expect(items.filter((item) => item.kind !== "heartbeat")).toEqual([goneGap(ids[1])]);
+        // A fresh subscriber (no cursor) gets the new stream as it is, without a gap.
+        expect(labels(await readAll(bridge.subscribe(runId)))).toEqual([...more, "end"]);
+      });
+
+      it("a cursor of the stream before eviction is a gap in the re-created one", async () => {
+        const bridge = open();
+        const ids = await publishMany(bridge, 5);
+        await admin.del(bridge.streamKey(runId));
+        const more = await publishMany(bridge, 3);
+
+        expect(await readAll(bridge.subscribe(runId, { lastEventId: ids[4] }))).toEqual([
+          {
+            kind: "gap",
+            gap: {
+              requestedEventId: ids[4],
+              earliestAvailableEventId: more[0],
+              latestAvailableEventId: more[2],
+            },
+          },
+        ]);
+      });
+
+      it("a cursor into an expired stream is a gap", async () => {
+        const bridge = open({ streamTtlSeconds: 1 });
+        const ids = await publishMany(bridge, 3);
+        await eventually(async () => (await admin.exists(bridge.streamKey(runId))) === 0);
+
+        const resumed = bridge
+          .subscribe(runId, { lastEventId: ids[0], heartbeatMs: 20 })
+          [Symbol.asyncIterator]();
+        const first = await resumed.next();
+        await publishMany(bridge, 2);
+        const items = first.done ? [] : [first.value, ...(await drain(resumed))];
+
+        expect(items.filter((item) => item.kind !== "heartbeat")).toEqual([goneGap(ids[0])]);
+      });
+
+      it("a live subscriber whose stream is deleted under it gets a gap", async () => {
+        const bridge = open();
+        const iterator = bridge.subscribe(runId, { heartbeatMs: 20 })[Symbol.asyncIterator]();
+        const first = iterator.next();
+        const [id] = await publishMany(bridge, 1);
+        expect(await first).toMatchObject({ value: { kind: "event", event: { id } } });
+
+        await admin.del(bridge.streamKey(runId));
+
+        expect(await drain(iterator)).toEqual([goneGap(id)]);
+      });
+
+      it("a cursor trimmed past by MAXLEN is a gap, however far the window moved", async () => {
+        const bridge = open({ queueMaxSize: 3 });
+        const ids = await publishMany(bridge, 7);
+        await bridge.publishEnd(runId);
+        // ids[3] is exactly the entry before the window: nothing was lost after it.
+        expect(labels(await readAll(bridge.subscribe(runId, { lastEventId: ids[3] })))).toEqual([
+          ...ids.slice(4),
+          "end",
+        ]);
+        for (const cursor of ids.slice(0, 3)) {
+          expect(await readAll(bridge.subscribe(runId, { lastEventId: cursor }))).toEqual([
+            {
+              kind: "gap",
+              gap: {
+                requestedEventId: cursor,
+                earliestAvailableEventId: ids[4],
+                latestAvailableEventId: ids[6],
+              },
+            },
+          ]);
+        }
+      });
+    });
+
     describe("connections", () => {
       it("blocks each waiting subscriber on a connection of its own", async () => {
         const name = `fawn-test-${randomUUID().slice(0, 8)}`;

@@ -6,6 +6,7 @@ import {
   frameOfItem,
   openingFrame,
   type RunFramesOptions,
+  reapedFrame,
   runFrames,
   runIsFinished,
 } from "./run-frames.js";
@@ -80,7 +81,7 @@ class WatchedFrames implements FrameFeed {
     const opening = openingFrame(this.o);
     if (opening) this.emit(opening);
     if (await alreadyFinished(this.o)) {
-      this.emit(endFrame());
+      this.emit(reapedFrame(this.o));
       return;
     }
     const watch = this.o.fawn.bridge.watch;

@@ -33,7 +33,7 @@ export async function* runFrames(o: RunFramesOptions, signal: AbortSignal): Asyn
   const opening = openingFrame(o);
   if (opening) yield opening;
   if (await alreadyFinished(o)) {
-    yield endFrame();
+    yield reapedFrame(o);
     return;
   }
   for await (const item of o.fawn.bridge.subscribe(o.runId, {
@@ -91,6 +91,20 @@ export function frameOfItem(o: RunFramesOptions, item: WatchItem): Frame | null 
     case "dropped":
       return endFrame();
   }
+}
+
+/**
+ * The last frame for a finished run whose stream is gone: `end` for a fresh stream; a `gap` for a
+ * resume, since nothing proves the client saw every event after its `Last-Event-ID`.
+ */
+export function reapedFrame(o: RunFramesOptions): Frame {
+  if (o.lastEventId === null) return endFrame();
+  const gap: StreamGap = {
+    requestedEventId: o.lastEventId,
+    earliestAvailableEventId: null,
+    latestAvailableEventId: null,
+  };
+  return { kind: "final", text: eventFrame("gap", gapPayload(o.runId, gap)) };
 }
 
 export function endFrame(): Frame {
