@@ -8,7 +8,11 @@ import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
-import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
+import {
+  type GatewayServer,
+  type ServerTimeouts,
+  startGatewayServer,
+} from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
 import type { StreamBridge } from "../../../src/runtime/stream-bridge.js";
 import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
@@ -47,6 +51,8 @@ export interface HarnessOptions {
   auth?: AuthProvider;
   /** Headers the harness's SDK client sends on every request. */
   clientHeaders?: Record<string, string>;
+  /** Connection timeouts of the HTTP server (default: the server's defaults). */
+  serverTimeouts?: Partial<ServerTimeouts>;
 }
 
 export async function startGatewayHarness(options: HarnessOptions = {}): Promise<GatewayHarness> {
@@ -87,7 +93,11 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     ...(options.auth ? { auth: options.auth } : {}),
     streamHooks,
   });
-  const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
+  const server: GatewayServer = await startGatewayServer(app, {
+    port: 0,
+    host: "127.0.0.1",
+    ...(options.serverTimeouts ? { timeouts: options.serverTimeouts } : {}),
+  });
   const apiUrl = `${server.url}/api`;
   return {
     url: server.url,
