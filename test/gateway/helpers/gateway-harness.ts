@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { parseConfig } from "../../../src/core/config/load-config.js";
-import { createLogger } from "../../../src/core/logger.js";
+import { createLogger, type Logger } from "../../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
@@ -51,6 +51,8 @@ export interface HarnessOptions {
   auth?: AuthProvider;
   /** Headers the harness's SDK client sends on every request. */
   clientHeaders?: Record<string, string>;
+  /** Default: silent (or `FAWN_TEST_LOG_LEVEL`). */
+  logger?: Logger;
   /** Connection timeouts of the HTTP server (default: the server's defaults). */
   serverTimeouts?: Partial<ServerTimeouts>;
 }
@@ -65,7 +67,8 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     },
     { env: { FAWN_HOME: home }, cwd: home },
   );
-  const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
+  const logger =
+    options.logger ?? createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
   const controls = new GraphControls();
   const hooks = new RunCompletionHooks(logger);
   let agent: StreamingAgent | undefined;
