@@ -6,9 +6,11 @@
  * (sent on raw sockets) get a JSON `{detail}` too, and stalled requests are cut by the timeouts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { rawHttpExchange } from "../helpers/raw-http.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
+const postgres = await createPostgresTestDatabase("fuzz_edge");
 let h: GatewayHarness;
 let threadId = "";
 let runId = "";
@@ -233,7 +235,7 @@ const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
  * Deterministic bad input that once reached the stores (a stack overflow there answered as a
  * retryable 503) or the graph: each must be a 422 whose message names the limit it broke.
  */
-function edgeRequests(): FuzzRequest[] {
+function edgeRequests(t = threadId, r = runId): FuzzRequest[] {
   const json = { "content-type": "application/json" };
   const post = (path: string, body: string, why: string): FuzzRequest => ({
     method: "POST",
@@ -242,7 +244,6 @@ function edgeRequests(): FuzzRequest[] {
     headers: json,
     why,
   });
-  const t = threadId;
   const input = JSON.stringify(say("hi"));
   const out: FuzzRequest[] = [
     post("/threads", `{"metadata":${DEEP}}`, "metadata 5,000 deep"),
@@ -287,7 +288,7 @@ function edgeRequests(): FuzzRequest[] {
     ),
     {
       method: "GET",
-      path: `/threads/${t}/runs/${runId}/stream?stream_mode=${encodeURIComponent(
+      path: `/threads/${t}/runs/${r}/stream?stream_mode=${encodeURIComponent(
         `${"[".repeat(100)}${"]".repeat(100)}`,
       )}`,
       why: "stream_mode JSON 100 deep",
@@ -478,6 +479,26 @@ async function snapshot(): Promise<string> {
   );
 }
 
+/** Each edge request must be a 422 naming its limit; returns those that were not. */
+async function edgeRequestsMisanswered(
+  harness: GatewayHarness,
+  requests: FuzzRequest[],
+): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const request of requests) {
+    const response = await fetch(`${harness.apiUrl}${request.path}`, {
+      method: request.method,
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
+    const text = await response.text();
+    if (response.status !== 422 || !/limit|not accepted/.test(text)) {
+      wrong.push(`[${request.why}] → ${response.status} ${text.slice(0, 200)}`);
+    }
+  }
+  return wrong;
+}
+
 describe("fuzzing the gateway", () => {
   it("answers every malformed request with a 4xx {detail}, changing nothing", async () => {
     const requests = generate();
@@ -516,19 +537,7 @@ describe("fuzzing the gateway", () => {
 
   it("answers over-limit and prototype-key JSON with a 422 naming the limit", async () => {
     const before = await snapshot();
-    const wrong: string[] = [];
-    for (const request of edgeRequests()) {
-      const response = await fetch(`${h.apiUrl}${request.path}`, {
-        method: request.method,
-        ...(request.headers ? { headers: request.headers } : {}),
-        ...(request.body !== undefined ? { body: request.body } : {}),
-      });
-      const text = await response.text();
-      if (response.status !== 422 || !/limit|not accepted/.test(text)) {
-        wrong.push(`[${request.why}] → ${response.status} ${text.slice(0, 200)}`);
-      }
-    }
-    expect(wrong).toEqual([]);
+    expect(await edgeRequestsMisanswered(h, edgeRequests())).toEqual([]);
     expect(await snapshot()).toBe(before);
   });
 
@@ -587,6 +596,26 @@ describe("fuzzing the gateway", () => {
     })) as { messages: unknown[] };
     expect(values.messages).toHaveLength(4);
   });
+});
+
+describe.skipIf(postgres === null)("edge limits in front of PostgreSQL stores", () => {
+  let pgh: GatewayHarness;
+  afterAll(async () => {
+    await pgh?.close();
+    await postgres?.drop();
+  });
+
+  it("answers deep, many-key and prototype-key JSON with 422, never a store 503", async () => {
+    if (postgres === null) return;
+    pgh = await startGatewayHarness({ database: { url: postgres.url } });
+    const thread = await pgh.client.threads.create({ metadata: { fuzz: "pg" } });
+    const run = await pgh.client.runs.create(thread.thread_id, "lead_agent", { input: say("pg") });
+    await pgh.client.runs.join(thread.thread_id, run.run_id);
+    expect(await edgeRequestsMisanswered(pgh, edgeRequests(thread.thread_id, run.run_id))).toEqual(
+      [],
+    );
+    expect((await fetch(`${pgh.url}/health`)).status).toBe(200);
+  }, 60_000);
 });
 
 describe("connection timeouts", () => {
