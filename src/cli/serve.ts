@@ -35,7 +35,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   hooks.attach(fawn);
   const app = createGatewayApp({ fawn, logger, agent: agent.description });
-  const server = await startGatewayServer(app, { port, host });
+  const server = await startGatewayServer(app, {
+    port,
+    host,
+    timeouts: {
+      headersTimeoutSeconds: config.server.headers_timeout_seconds,
+      requestTimeoutSeconds: config.server.request_timeout_seconds,
+      keepAliveTimeoutSeconds: config.server.keep_alive_timeout_seconds,
+    },
+  });
   process.stdout.write(
     `Fawn listening on ${server.url}\n` +
       `  workspace: ${server.url}/\n` +

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
 import type { Fawn } from "../embedded/create-fawn.js";
 import { artifactRoutes } from "./artifacts/artifact-routes.js";
@@ -76,14 +77,15 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   };
 
   const app = new Hono<GatewayEnv>();
-  app.onError((error, c) => errorResponse(error, c, logger));
+  const repeatedLines = new LogThrottle();
+  app.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
   app.notFound((c) =>
     c.json(
       { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
       404,
     ),
   );
-  app.route("/", healthRoute());
+  app.route("/", healthRoute({ stores: fawn.stores, logger, throttle: repeatedLines }));
   const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   app.route("/api", api);
   app.route("/api/langgraph", api);

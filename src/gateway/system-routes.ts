@@ -1,13 +1,45 @@
 import { Hono } from "hono";
+import type { LogThrottle } from "../core/log-throttle.js";
+import type { Logger } from "../core/logger.js";
+import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
+import type { StoreHealth } from "../stores/sql/database.js";
 import type { GatewayServices } from "./gateway-services.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
 
 export const FAWN_VERSION = "0.1.0";
 
-/** `GET /health` (liveness, public) and `GET /api/info` (what this server is). */
-export function healthRoute(): Hono<GatewayEnv> {
+/**
+ * `GET /health` (public): 200 while the server can serve, 503 while its database is unreachable
+ * or lost its schema (a probe that also restores a re-created database's schema), so an
+ * orchestrator stops routing to it, or restarts it. `GET /api/info`: what this server is.
+ */
+export function healthRoute(fawn: {
+  stores: object;
+  logger: Logger;
+  throttle?: LogThrottle;
+}): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  app.get("/health", (c) => c.json({ status: "healthy", service: "fawn" }));
+  const database = sqlDatabaseOf(fawn.stores);
+  app.get("/health", async (c) => {
+    const store: StoreHealth = database ? await database.checkHealth() : { up: true };
+    if (store.up) return c.json({ status: "healthy", service: "fawn", store: "up" });
+    const dropped = fawn.throttle ? fawn.throttle.admit("health: store down") : 0;
+    if (dropped !== null) {
+      fawn.logger.warn(
+        { reason: store.reason, ...(dropped > 0 ? { dropped } : {}) },
+        "health: store down",
+      );
+    }
+    return c.json(
+      {
+        status: "unhealthy",
+        service: "fawn",
+        store: "down",
+        detail: { code: "store_unavailable", message: "The database is unavailable." },
+      },
+      503,
+    );
+  });
   return app;
 }
 

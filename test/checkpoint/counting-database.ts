@@ -43,6 +43,7 @@ export function countingDatabase(inner: SqlDatabase): {
       return inner.executeBatch(queries, options);
     },
     traffic: () => inner.traffic(),
+    checkHealth: () => inner.checkHealth(),
     close: () => inner.close(),
   };
   return { database, counts };

@@ -1,11 +1,16 @@
 /**
  * Fuzz: well over 1,000 generated malformed requests across the routes (bad JSON, wrong types,
- * unknown fields, huge strings, hostile ids and query values). Every answer must be a 4xx with a
- * `detail` key, never a 5xx; the server stays healthy and no stored state changes.
+ * unknown fields, huge strings, hostile ids and query values, JSON nested 5,000 deep, filters of
+ * thousands of keys, prototype keys). Every answer must be a 4xx with a `detail` key, never a
+ * 5xx; the server stays healthy and no stored state changes. Requests Node's HTTP parser refuses
+ * (sent on raw sockets) get a JSON `{detail}` too, and stalled requests are cut by the timeouts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
+import { rawHttpExchange } from "../helpers/raw-http.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
+const postgres = await createPostgresTestDatabase("fuzz_edge");
 let h: GatewayHarness;
 let threadId = "";
 let runId = "";
@@ -214,6 +219,84 @@ const ID_ROUTES: Array<[string, (id: string) => string]> = [
   ["GET", (id) => `/threads/${id}/runs/${id}/events`],
 ];
 
+/** `{"a":{"a":…1…}}` nested `depth` levels (as text: JSON.stringify itself recurses). */
+function deepObjectJson(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+}
+
+function manyKeys(count: number): Record<string, number> {
+  return Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+}
+
+const DEEP = deepObjectJson(5000);
+const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
+
+/**
+ * Deterministic bad input that once reached the stores (a stack overflow there answered as a
+ * retryable 503) or the graph: each must be a 422 whose message names the limit it broke.
+ */
+function edgeRequests(t = threadId, r = runId): FuzzRequest[] {
+  const json = { "content-type": "application/json" };
+  const post = (path: string, body: string, why: string): FuzzRequest => ({
+    method: "POST",
+    path,
+    body,
+    headers: json,
+    why,
+  });
+  const input = JSON.stringify(say("hi"));
+  const out: FuzzRequest[] = [
+    post("/threads", `{"metadata":${DEEP}}`, "metadata 5,000 deep"),
+    post(`/threads/${t}/runs`, `{"input":${input},"metadata":${DEEP}}`, "run metadata 5,000 deep"),
+    post(`/threads/${t}/runs`, `{"input":{"messages":[${DEEP}]}}`, "run input 5,000 deep"),
+    post(`/threads/${t}/runs/wait`, `{"input":${input},"config":${DEEP}}`, "config 5,000 deep"),
+    post("/runs/wait", `{"input":${input},"metadata":${DEEP}}`, "stateless metadata 5,000 deep"),
+    post("/threads/search", `{"metadata":${DEEP}}`, "search filter 5,000 deep"),
+    post("/threads/count", `{"metadata":${DEEP}}`, "count filter 5,000 deep"),
+    post(`/threads/${t}/state`, `{"values":${DEEP}}`, "state values 5,000 deep"),
+    post(`/threads/${t}/history`, `{"metadata":${DEEP}}`, "history filter 5,000 deep"),
+    post("/assistants/search", `{"metadata":${DEEP}}`, "assistant filter 5,000 deep"),
+    post("/threads", `{"metadata":${"[".repeat(5000)}${"]".repeat(5000)}}`, "arrays 5,000 deep"),
+    {
+      method: "PATCH",
+      path: `/threads/${t}`,
+      body: `{"metadata":${DEEP}}`,
+      headers: json,
+      why: "patch metadata 5,000 deep",
+    },
+    post("/threads/search", JSON.stringify({ metadata: manyKeys(10_000) }), "10,000-key filter"),
+    post("/threads/search", JSON.stringify({ metadata: manyKeys(1000) }), "1,000-key filter"),
+    post("/threads/search", JSON.stringify({ metadata: manyKeys(33) }), "33-key filter"),
+    post("/threads/count", JSON.stringify({ metadata: manyKeys(1000) }), "1,000-key count filter"),
+    post("/threads/search", JSON.stringify({ values: manyKeys(1000) }), "1,000-key values filter"),
+    post("/threads", JSON.stringify({ metadata: manyKeys(10_000) }), "10,000-key metadata"),
+    post(
+      `/threads/${t}/runs/wait`,
+      '{"input":{"messages":[{"role":"user","content":"hi","__proto__":{"x":1}}]}}',
+      "message with its own __proto__",
+    ),
+    post(
+      `/threads/${t}/runs`,
+      '{"input":{"messages":[{"role":"user","content":"hi","__proto__":null}]}}',
+      "message with __proto__ null",
+    ),
+    post("/threads", '{"metadata":{"__proto__":{"polluted":true}}}', "metadata __proto__"),
+    post(
+      "/threads/search",
+      '{"metadata":{"constructor":{"prototype":{"polluted":true}}}}',
+      "constructor.prototype filter",
+    ),
+    {
+      method: "GET",
+      path: `/threads/${t}/runs/${r}/stream?stream_mode=${encodeURIComponent(
+        `${"[".repeat(100)}${"]".repeat(100)}`,
+      )}`,
+      why: "stream_mode JSON 100 deep",
+    },
+  ];
+  return out;
+}
+
 function generate(): FuzzRequest[] {
   const random = prng(0xfa57);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
@@ -318,6 +401,7 @@ function generate(): FuzzRequest[] {
       why: "bad header",
     });
   }
+  out.push(...edgeRequests());
   for (let i = 0; i < 30; i += 1) {
     out.push({
       method: pick(["GET", "PUT", "POST", "DELETE"]),
@@ -395,6 +479,26 @@ async function snapshot(): Promise<string> {
   );
 }
 
+/** Each edge request must be a 422 naming its limit; returns those that were not. */
+async function edgeRequestsMisanswered(
+  harness: GatewayHarness,
+  requests: FuzzRequest[],
+): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const request of requests) {
+    const response = await fetch(`${harness.apiUrl}${request.path}`, {
+      method: request.method,
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
+    const text = await response.text();
+    if (response.status !== 422 || !/limit|not accepted/.test(text)) {
+      wrong.push(`[${request.why}] → ${response.status} ${text.slice(0, 200)}`);
+    }
+  }
+  return wrong;
+}
+
 describe("fuzzing the gateway", () => {
   it("answers every malformed request with a 4xx {detail}, changing nothing", async () => {
     const requests = generate();
@@ -431,6 +535,50 @@ describe("fuzzing the gateway", () => {
     expect(await snapshot()).toBe(before);
   });
 
+  it("answers over-limit and prototype-key JSON with a 422 naming the limit", async () => {
+    const before = await snapshot();
+    expect(await edgeRequestsMisanswered(h, edgeRequests())).toEqual([]);
+    expect(await snapshot()).toBe(before);
+  });
+
+  it("answers a 32-key filter (the limit) normally", async () => {
+    const response = await fetch(`${h.apiUrl}/threads/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { ...manyKeys(31), fuzz: "baseline" } }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+  });
+
+  it("answers requests Node's parser refuses with a JSON {detail} and closes", async () => {
+    const cases: Array<[string, string]> = [
+      ["bad request line", "GARBAGE\r\n\r\n"],
+      ["bad HTTP version", "GET /health HTTP/9.x\r\nHost: x\r\n\r\n"],
+      [
+        "bad chunked encoding",
+        "POST /api/threads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+          "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      ],
+      ["NUL in header", "GET /health HTTP/1.1\r\nHost: x\r\nX-Probe: a\u0000b\r\n\r\n"],
+      [
+        "content-length and chunked",
+        "POST /api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n" +
+          "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      ],
+    ];
+    for (const [why, request] of cases) {
+      const answer = await rawHttpExchange(h.url, [request]);
+      expect({ why, status: answer.status }).toEqual({ why, status: 400 });
+      expect(answer.headers["content-type"]).toBe("application/json");
+      expect(answer.headers.connection).toBe("close");
+      expect(JSON.parse(answer.body)).toEqual({
+        detail: { code: "bad_request", message: expect.stringContaining("Malformed HTTP request") },
+      });
+    }
+    expect((await fetch(`${h.url}/health`)).status).toBe(200);
+  });
+
   it("refuses bodies over the size limit with 413", async () => {
     const response = await fetch(`${h.apiUrl}/threads`, {
       method: "POST",
@@ -447,5 +595,76 @@ describe("fuzzing the gateway", () => {
       input: { messages: [{ role: "user", content: "still alive" }] },
     })) as { messages: unknown[] };
     expect(values.messages).toHaveLength(4);
+  });
+});
+
+describe.skipIf(postgres === null)("edge limits in front of PostgreSQL stores", () => {
+  let pgh: GatewayHarness;
+  afterAll(async () => {
+    await pgh?.close();
+    await postgres?.drop();
+  });
+
+  it("answers deep, many-key and prototype-key JSON with 422, never a store 503", async () => {
+    if (postgres === null) return;
+    pgh = await startGatewayHarness({ database: { url: postgres.url } });
+    const thread = await pgh.client.threads.create({ metadata: { fuzz: "pg" } });
+    const run = await pgh.client.runs.create(thread.thread_id, "lead_agent", { input: say("pg") });
+    await pgh.client.runs.join(thread.thread_id, run.run_id);
+    expect(await edgeRequestsMisanswered(pgh, edgeRequests(thread.thread_id, run.run_id))).toEqual(
+      [],
+    );
+    expect((await fetch(`${pgh.url}/health`)).status).toBe(200);
+  }, 60_000);
+});
+
+describe("connection timeouts", () => {
+  let slow: GatewayHarness;
+  beforeAll(async () => {
+    slow = await startGatewayHarness({
+      serverTimeouts: { headersTimeoutSeconds: 1, requestTimeoutSeconds: 2 },
+    });
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  function expectTimeoutAnswer(answer: Awaited<ReturnType<typeof rawHttpExchange>>): void {
+    expect(answer.status).toBe(408);
+    expect(answer.headers.connection).toBe("close");
+    expect(JSON.parse(answer.body)).toMatchObject({ detail: { code: "request_timeout" } });
+  }
+
+  it("closes a request of only CRLFs with a 408 {detail} once the header timeout passes", async () => {
+    // The socket stays open: only the server's header timeout can end this exchange.
+    expectTimeoutAnswer(await rawHttpExchange(slow.url, ["\r\n".repeat(50)]));
+  });
+
+  it("closes a stalled upload body with a 408 {detail} once the request timeout passes", async () => {
+    const thread = await slow.client.threads.create();
+    const boundary = "fuzzboundary";
+    const head =
+      `POST /api/threads/${thread.thread_id}/uploads HTTP/1.1\r\nHost: x\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nab`;
+    expectTimeoutAnswer(await rawHttpExchange(slow.url, [head]));
+  });
+
+  it("never cuts a response that outlives the request timeout (an SSE stream)", async () => {
+    const thread = await slow.client.threads.create();
+    const run = await slow.client.runs.create(thread.thread_id, "lead_agent", {
+      input: say("hold:long-sse"),
+    });
+    await slow.controls.arrived("long-sse");
+    const response = await fetch(
+      `${slow.apiUrl}/threads/${thread.thread_id}/runs/${run.run_id}/stream`,
+    );
+    expect(response.status).toBe(200);
+    // Past the 2 s request timeout and several of Node's timeout checks.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    slow.controls.release("long-sse");
+    const text = await response.text();
+    expect(text).toContain("event: end");
+    expect(text).toContain("echo: hold:long-sse");
   });
 });

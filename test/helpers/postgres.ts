@@ -18,6 +18,8 @@ export interface PostgresTestDatabase {
   name: string;
   /** Drops the database (terminating any connection still open to it). */
   drop(): Promise<void>;
+  /** Creates it again, empty, under the same name (after `drop`). */
+  recreate(): Promise<void>;
 }
 
 function withDatabase(url: string, database: string): string {
@@ -80,6 +82,10 @@ export async function createPostgresTestDatabase(
     drop: () =>
       withAdminClient(async (client) => {
         await client.query(`drop database if exists "${name}" with (force)`);
+      }),
+    recreate: () =>
+      withAdminClient(async (client) => {
+        await client.query(`create database "${name}"`);
       }),
   };
 }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/core/logger.js";
 import type { GatewayEnv } from "../../src/gateway/http/gateway-env.js";
 import { healthRoute } from "../../src/gateway/system-routes.js";
 import { safeRelativePath, webRoutes } from "../../src/gateway/web/web-routes.js";
@@ -17,7 +18,7 @@ import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 function gateway(root: string): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   app.notFound((c) => c.json({ detail: { code: "not_found", message: "No route." } }, 404));
-  app.route("/", healthRoute());
+  app.route("/", healthRoute({ stores: {}, logger: createLogger({ level: "silent" }) }));
   const api = new Hono<GatewayEnv>();
   api.get("/info", (c) => c.json({ name: "fawn" }));
   app.route("/api", api);
@@ -81,7 +82,11 @@ describe("web routes", () => {
   });
 
   it("never shadows /api or /health", async () => {
-    expect(await (await get("/health")).json()).toEqual({ status: "healthy", service: "fawn" });
+    expect(await (await get("/health")).json()).toEqual({
+      status: "healthy",
+      service: "fawn",
+      store: "up",
+    });
     expect(await (await get("/api/info")).json()).toEqual({ name: "fawn" });
     for (const path of ["/api/nope", "/api", "/api/threads/x/unknown"]) {
       const response = await get(path);

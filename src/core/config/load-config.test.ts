@@ -82,7 +82,13 @@ describe("loadConfig sources", () => {
         shutdown_timeout_seconds: 5,
         recovery_interval_seconds: 1,
       },
-      server: { port: 2026, host: "127.0.0.1" },
+      server: {
+        port: 2026,
+        host: "127.0.0.1",
+        headers_timeout_seconds: 30,
+        request_timeout_seconds: 120,
+        keep_alive_timeout_seconds: 5,
+      },
       auth: {
         mode: "disabled",
         allow_registration: false,
@@ -289,7 +295,13 @@ describe("environment overrides", () => {
       },
       cwd: "/srv",
     });
-    expect(config.server).toEqual({ port: 8080, host: "0.0.0.0" });
+    expect(config.server).toEqual({
+      port: 8080,
+      host: "0.0.0.0",
+      headers_timeout_seconds: 30,
+      request_timeout_seconds: 120,
+      keep_alive_timeout_seconds: 5,
+    });
     expect(config.auth.mode).toBe("disabled");
     expect(config.database.url).toBe("postgres://db/fawn");
     expect(config.stream_bridge.redis_url).toBe("redis://env:6379");

@@ -251,6 +251,11 @@ export const fawnConfigSchema = z
         port: z.number().int().min(1).max(65_535).default(2026),
         // Loopback by default: auth is off by default, so the port must not face the network.
         host: z.string().min(1).default("127.0.0.1"),
+        /** Time a client has to send the request line and headers. */
+        headers_timeout_seconds: z.number().min(0.1).max(3600).default(30),
+        /** Time a client has to send the whole request (body included); never cuts a response. */
+        request_timeout_seconds: z.number().min(0.1).max(86_400).default(120),
+        keep_alive_timeout_seconds: z.number().min(0).max(3600).default(5),
       })
       .prefault({}),
     auth: z

@@ -2,14 +2,14 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
-import { jsonObject, MAX_PAGE } from "../http/json-schemas.js";
+import { jsonFilter, MAX_PAGE } from "../http/json-schemas.js";
 import { parseWith, readJsonBody } from "../http/validation.js";
 import type { ApiAssistant } from "./assistant-catalog.js";
 
 const searchBody = z.strictObject({
   graph_id: z.string().max(128).nullish(),
   name: z.string().max(256).nullish(),
-  metadata: jsonObject.nullish(),
+  metadata: jsonFilter.nullish(),
   limit: z.number().int().min(1).max(MAX_PAGE).nullish(),
   offset: z.number().int().min(0).max(1_000_000).nullish(),
   sort_by: z.enum(["assistant_id", "graph_id", "name", "created_at", "updated_at"]).nullish(),

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { describeError, isFawnError } from "../../core/errors.js";
+import type { LogThrottle } from "../../core/log-throttle.js";
 import type { Logger } from "../../core/logger.js";
 
 /**
@@ -9,7 +10,12 @@ import type { Logger } from "../../core/logger.js";
  * Hono HTTPException (body limit, …) keeps its status, anything else is a logged 500 whose body
  * says nothing about internals.
  */
-export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+export function errorResponse(
+  error: unknown,
+  c: Context,
+  logger: Logger,
+  throttle?: LogThrottle,
+): Response {
   if (isFawnError(error) && error.status >= 400 && error.status < 500) {
     const retryAfter = error.details?.retry_after_seconds;
     if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
@@ -31,7 +37,14 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
     );
   }
   if (isFawnError(error) && error.status === 503) {
-    logger.warn({ error: describeError(error), path: c.req.path }, "store unavailable");
+    // While the database is down every request fails alike: one line per interval is enough.
+    const dropped = throttle ? throttle.admit(`503:${error.code}`) : 0;
+    if (dropped !== null) {
+      logger.warn(
+        { error: describeError(error), path: c.req.path, ...(dropped > 0 ? { dropped } : {}) },
+        "store unavailable",
+      );
+    }
     return c.json(
       { detail: { code: error.code, message: "Service temporarily unavailable; retry shortly." } },
       503,

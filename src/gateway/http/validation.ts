@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { BadRequestError, ValidationError } from "../../core/errors.js";
 import { assertValidId } from "../../core/ids.js";
+import { assertJsonWithinLimits } from "./json-limits.js";
 
 /** A zod issue as it travels in a 422 body: where, what, which check; never the offending input. */
 export interface ValidationIssue {
@@ -31,7 +32,8 @@ export function parseWith<S extends z.ZodType>(
 }
 
 /**
- * The JSON body. An absent body reads as `{}` when `optional`; a body that is not JSON is a 400.
+ * The JSON body. An absent body reads as `{}` when `optional`; a body that is not JSON is a 400;
+ * one over the depth/key/value limits or with a prototype key is a 422 (`json-limits.ts`).
  * (The body limit middleware bounds the size before this reads it.)
  */
 export async function readJsonBody(
@@ -43,11 +45,26 @@ export async function readJsonBody(
     if (options.optional) return {};
     throw new BadRequestError("Request body is empty; send a JSON object.");
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text);
   } catch {
     throw new BadRequestError("Request body is not valid JSON.");
   }
+  assertJsonWithinLimits(parsed, "body");
+  return parsed;
+}
+
+/** JSON carried in a query value (e.g. `stream_mode=["values"]`), under the same limits; null if not JSON. */
+export function parseJsonQueryValue(text: string): unknown {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  assertJsonWithinLimits(parsed, "query");
+  return parsed;
 }
 
 /** A thread or run id from the path (`[A-Za-z0-9_-]{1,64}` or a UUID), else 422. */

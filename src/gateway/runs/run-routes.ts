@@ -4,7 +4,7 @@ import { CANCEL_ACTIONS, RUN_STATUSES } from "../../runtime/run-types.js";
 import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { firstValues, queryBool, queryInt } from "../http/query.js";
-import { parseWith, pathId } from "../http/validation.js";
+import { parseJsonQueryValue, parseWith, pathId } from "../http/validation.js";
 import { runStreamResponse } from "../sse/sse-response.js";
 import { handleRunCreation } from "./run-creation-handler.js";
 import { lastEventIdHeader, wantsEventStream } from "./run-headers.js";
@@ -145,14 +145,11 @@ function requestedModes(values: string[] | undefined): string[] {
   for (const value of values ?? []) {
     const trimmed = value.trim();
     if (trimmed.startsWith("[")) {
-      try {
-        const parsed: unknown = JSON.parse(trimmed);
-        if (Array.isArray(parsed)) {
-          for (const item of parsed) out.push(String(item));
-          continue;
-        }
-      } catch {
-        // Not JSON: validated below as a plain mode name.
+      // Not JSON (null): validated below as a plain mode name.
+      const parsed = parseJsonQueryValue(trimmed);
+      if (Array.isArray(parsed)) {
+        for (const item of parsed) out.push(String(item));
+        continue;
       }
     }
     out.push(

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { THREAD_STATUSES } from "../../runtime/thread-store.js";
-import { checkpointSelector, idString, jsonObject, MAX_PAGE } from "../http/json-schemas.js";
+import {
+  checkpointSelector,
+  idString,
+  jsonFilter,
+  jsonObject,
+  MAX_PAGE,
+} from "../http/json-schemas.js";
 
 /** Request bodies of the thread routes: every field the LangGraph SDK sends, nothing else. */
 
@@ -60,7 +66,7 @@ export const THREAD_SELECT_FIELDS = [
 ] as const;
 
 export const threadSearchBody = z.strictObject({
-  metadata: jsonObject.nullish(),
+  metadata: jsonFilter.nullish(),
   ids: z.array(idString).max(MAX_PAGE).nullish(),
   limit: z.number().int().min(1).max(MAX_PAGE).nullish(),
   offset: z.number().int().min(0).max(1_000_000).nullish(),
@@ -68,14 +74,14 @@ export const threadSearchBody = z.strictObject({
   sort_by: z.enum(THREAD_SORT_FIELDS).nullish(),
   sort_order: z.enum(["asc", "desc"]).nullish(),
   select: z.array(z.enum(THREAD_SELECT_FIELDS)).max(20).nullish(),
-  values: jsonObject.nullish(),
+  values: jsonFilter.nullish(),
   extract: jsonObject.nullish(),
 });
 export type ThreadSearchBody = z.output<typeof threadSearchBody>;
 
 export const threadCountBody = z.strictObject({
-  metadata: jsonObject.nullish(),
-  values: jsonObject.nullish(),
+  metadata: jsonFilter.nullish(),
+  values: jsonFilter.nullish(),
   status: z.enum(THREAD_STATUSES).nullish(),
 });
 
@@ -103,7 +109,7 @@ export const historyBody = z.strictObject({
       z.looseObject({ configurable: z.looseObject({ checkpoint_id: z.string().min(1).max(128) }) }),
     ])
     .nullish(),
-  metadata: jsonObject.nullish(),
+  metadata: jsonFilter.nullish(),
   checkpoint: checkpointSelector.nullish(),
   select: stateSelectFields.nullish(),
 });

@@ -4,17 +4,19 @@ import { dirname, resolve } from "node:path";
 import {
   type CompiledQuery,
   Kysely,
+  type LogEvent,
   Migrator,
   PostgresDialect,
   type QueryResult,
   sql,
 } from "kysely";
 import pg from "pg";
-import { ConfigError } from "../../core/errors.js";
+import { SingleFlight } from "../../core/async/single-flight.js";
+import { ConfigError, describeError } from "../../core/errors.js";
 import { fawnMigrationProvider, MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from "./migrations.js";
 import type { FawnTables } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
-import { toStoreError } from "./sql-errors.js";
+import { isMissingSchema, toStoreError } from "./sql-errors.js";
 import type { SqlTraffic } from "./sql-traffic.js";
 import { SqliteWorkerDialect } from "./sqlite-worker-dialect.js";
 
@@ -51,8 +53,18 @@ export interface SqlDatabase {
   ): Promise<QueryResult<unknown>[]>;
   /** Statement/transaction/message counts, when opened with `countTraffic` on SQLite; else null. */
   traffic(): SqlTraffic | null;
+  /**
+   * Whether the database answers and has Fawn's schema. A reachable database whose schema is gone
+   * (dropped and created again) gets it back first: the migrations run again (single-flight).
+   */
+  checkHealth(): Promise<StoreHealth>;
   close(): Promise<void>;
 }
+
+export type StoreHealth = { up: true } | { up: false; reason: string };
+
+/** A health probe that takes longer than this reports the store down. */
+const HEALTH_TIMEOUT_MS = 3000;
 
 export interface OpenSqlDatabaseOptions {
   /** PostgreSQL pool size (default 10). */
@@ -76,6 +88,7 @@ interface TransactionScope {
 
 class KyselySqlDatabase implements SqlDatabase {
   private readonly scope = new AsyncLocalStorage<TransactionScope>();
+  private readonly repairs = new SingleFlight<"schema", void>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -83,6 +96,51 @@ class KyselySqlDatabase implements SqlDatabase {
     readonly db: Kysely<FawnTables>,
     private readonly sqlite: SqliteWorkerDialect | null,
   ) {}
+
+  /**
+   * Every failed query passes here (Kysely's error log). A missing table means the database was
+   * emptied under us (dropped and created again): migrate again, once however many queries fail.
+   */
+  noteQueryError(error: unknown): void {
+    if (this.closing === null && isMissingSchema(error)) void this.repairSchema().catch(() => {});
+  }
+
+  private repairSchema(): Promise<void> {
+    return this.repairs.run("schema", () => migrate(this));
+  }
+
+  async checkHealth(): Promise<StoreHealth> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<StoreHealth>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ up: false, reason: `no answer within ${HEALTH_TIMEOUT_MS} ms` }),
+        HEALTH_TIMEOUT_MS,
+      );
+    });
+    try {
+      return await Promise.race([this.probe(), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async probe(): Promise<StoreHealth> {
+    const readSchema = () =>
+      sql`select count(*) as applied from ${sql.table(MIGRATION_TABLE)}`.execute(this.db);
+    try {
+      await readSchema();
+      return { up: true };
+    } catch (error) {
+      if (!isMissingSchema(error)) return { up: false, reason: describeError(error) };
+    }
+    try {
+      await this.repairSchema();
+      await readSchema();
+      return { up: true };
+    } catch (error) {
+      return { up: false, reason: `schema missing and not restored: ${describeError(error)}` };
+    }
+  }
 
   /** Async work started inside a transaction may outlive it; it then falls back to the root. */
   private current(): TransactionScope | undefined {
@@ -158,6 +216,7 @@ function sqliteFilename(url: string): string {
 async function openKysely(
   url: string,
   options: OpenSqlDatabaseOptions,
+  onQueryError: (error: unknown) => void,
 ): Promise<{
   dialect: SqlDialectName;
   db: Kysely<FawnTables>;
@@ -171,7 +230,11 @@ async function openKysely(
       busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
       countTraffic: options.countTraffic ?? false,
     });
-    return { dialect: "sqlite", db: new Kysely<FawnTables>({ dialect }), sqlite: dialect };
+    return {
+      dialect: "sqlite",
+      db: new Kysely<FawnTables>({ dialect, log: errorHook(onQueryError) }),
+      sqlite: dialect,
+    };
   }
   if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
     const pool = new pg.Pool({
@@ -186,13 +249,22 @@ async function openKysely(
     pool.on("error", () => undefined);
     return {
       dialect: "postgres",
-      db: new Kysely<FawnTables>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<FawnTables>({
+        dialect: new PostgresDialect({ pool }),
+        log: errorHook(onQueryError),
+      }),
       sqlite: null,
     };
   }
   throw new ConfigError(
     `Unsupported database URL "${url.split(":")[0]}:…"; use sqlite:<path>, sqlite::memory: or postgres://….`,
   );
+}
+
+function errorHook(onQueryError: (error: unknown) => void): (event: LogEvent) => void {
+  return (event) => {
+    if (event.level === "error") onQueryError(event.error);
+  };
 }
 
 async function migrate(database: SqlDatabase): Promise<void> {
@@ -231,13 +303,15 @@ export async function openSqlDatabase(
   url: string,
   options: OpenSqlDatabaseOptions = {},
 ): Promise<SqlDatabase> {
-  const { dialect, db, sqlite } = await openKysely(url, options);
-  const database = new KyselySqlDatabase(dialect, db, sqlite);
+  // The hook exists before the database object it reports to.
+  let database: KyselySqlDatabase | null = null;
+  const opened = await openKysely(url, options, (error) => database?.noteQueryError(error));
+  database = new KyselySqlDatabase(opened.dialect, opened.db, opened.sqlite);
   try {
     await migrate(database);
   } catch (error) {
     await database.close().catch(() => undefined);
-    throw toStoreError(error, `migrate the ${dialect} database`);
+    throw toStoreError(error, `migrate the ${opened.dialect} database`);
   }
   return database;
 }

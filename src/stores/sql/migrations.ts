@@ -225,6 +225,25 @@ function loginFailuresMigration(dialect: SqlDialectName): Migration {
 }
 
 /**
+ * PostgreSQL: a GIN index for thread search, whose metadata filter is one containment
+ * (`metadata_json @> filter`, see thread-metadata-filter.ts). SQLite compares per key and has
+ * no such index: nothing to do there.
+ */
+function threadMetadataIndexMigration(dialect: SqlDialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== "postgres") return;
+      await sql`create index ix_threads_meta_metadata on threads_meta
+        using gin (metadata_json jsonb_path_ops)`.execute(db);
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect !== "postgres") return;
+      await sql`drop index if exists ix_threads_meta_metadata`.execute(db);
+    },
+  };
+}
+
+/**
  * Migrations live in code (no files read at runtime, so a bundled or compiled build needs nothing
  * beside it). Names sort lexically; append new ones, never edit an applied one.
  */
@@ -236,6 +255,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0002_checkpoints": checkpointsMigration(dialect),
         "0003_users": usersMigration(dialect),
         "0004_login_failures": loginFailuresMigration(dialect),
+        "0005_threads_metadata_index": threadMetadataIndexMigration(dialect),
       };
     },
   };

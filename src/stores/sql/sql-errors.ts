@@ -60,6 +60,18 @@ export function isSqliteBusy(error: unknown): boolean {
 }
 
 /**
+ * A table that should exist does not (PostgreSQL 42P01 undefined_table, SQLite "no such
+ * table"): the database is reachable but its schema is gone, e.g. dropped and created again.
+ */
+export function isMissingSchema(error: unknown): boolean {
+  for (const node of causeChain(error)) {
+    if (codeOf(node) === "42P01") return true;
+    if (messageOf(node).startsWith("no such table")) return true;
+  }
+  return false;
+}
+
+/**
  * PostgreSQL refusing a character (NUL in text or jsonb: 22P05 untranslatable_character, 22021
  * character_not_in_repertoire). That is bad input, not an unavailable store.
  */

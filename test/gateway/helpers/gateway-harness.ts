@@ -4,12 +4,16 @@ import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import type { LoginAttemptStore } from "../../../src/auth/login-attempt-store.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
-import { createLogger } from "../../../src/core/logger.js";
+import { createLogger, type Logger } from "../../../src/core/logger.js";
 import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
-import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
+import {
+  type GatewayServer,
+  type ServerTimeouts,
+  startGatewayServer,
+} from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
 import type { StreamBridge } from "../../../src/runtime/stream-bridge.js";
 import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
@@ -50,6 +54,10 @@ export interface HarnessOptions {
   auth?: AuthProvider;
   /** Headers the harness's SDK client sends on every request. */
   clientHeaders?: Record<string, string>;
+  /** Default: silent (or `FAWN_TEST_LOG_LEVEL`). */
+  logger?: Logger;
+  /** Connection timeouts of the HTTP server (default: the server's defaults). */
+  serverTimeouts?: Partial<ServerTimeouts>;
 }
 
 export async function startGatewayHarness(options: HarnessOptions = {}): Promise<GatewayHarness> {
@@ -62,7 +70,8 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     },
     { env: { FAWN_HOME: home }, cwd: home },
   );
-  const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
+  const logger =
+    options.logger ?? createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
   const controls = new GraphControls();
   const hooks = new RunCompletionHooks(logger);
   let agent: StreamingAgent | undefined;
@@ -91,7 +100,11 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
     ...(options.auth ? { auth: options.auth } : {}),
     streamHooks,
   });
-  const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
+  const server: GatewayServer = await startGatewayServer(app, {
+    port: 0,
+    host: "127.0.0.1",
+    ...(options.serverTimeouts ? { timeouts: options.serverTimeouts } : {}),
+  });
   const apiUrl = `${server.url}/api`;
   return {
     url: server.url,
