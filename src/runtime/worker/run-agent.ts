@@ -1,5 +1,5 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
-import { describeError, isCancelledError } from "../../core/errors.js";
+import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { RunJournal } from "../journal/run-journal.js";
@@ -42,6 +42,7 @@ export async function runAgent(
     runId: record.runId,
     threadId: record.threadId,
   });
+  const fence = manager.writeFence(record);
   const journal = ctx.eventStore
     ? (ctx.createJournal ?? ((options) => new RunJournal(options)))({
         eventStore: ctx.eventStore,
@@ -50,6 +51,8 @@ export async function runAgent(
         userId: record.userId,
         logger,
         trackTokenUsage: ctx.trackTokenUsage ?? true,
+        ...(fence ? { fence } : {}),
+        onOwnershipLost: (reason) => manager.markOwnershipLost(record, reason),
       })
     : null;
   const f: Finalization = {
@@ -69,6 +72,7 @@ export async function runAgent(
     delivery: null,
     terminalConfirmed: false,
     sealError: null,
+    fenced: fence ? { fence } : {},
   };
 
   await runHostPhase(f, request);
@@ -103,10 +107,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         });
     }
     f.completionAllowed = true;
-    await bridge.publish(record.runId, "metadata", {
-      run_id: record.runId,
-      thread_id: record.threadId,
-    });
+    await bridge.publish(
+      record.runId,
+      "metadata",
+      { run_id: record.runId, thread_id: record.threadId },
+      f.fenced,
+    );
     if (ctx.checkpointer) {
       f.rollbackPoint = await captureRollbackPoint(ctx.checkpointer, record.threadId).catch(
         (error: unknown) => {
@@ -135,6 +141,11 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     );
     if (late) f.cancellation = late;
   } catch (error) {
+    // A store or the bridge refused a fenced write: a peer owns the run now.
+    if (isOwnershipLostError(error)) {
+      manager.markOwnershipLost(record, describeError(error));
+      return;
+    }
     if (isCancelledError(error) || record.aborted || hostSignal.aborted) {
       if (!record.aborted) record.raiseAbort(describeError(error));
       f.cancellation = record.abortAction;
@@ -143,10 +154,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     const message = describeError(error);
     f.logger.error({ error: message }, "run failed");
     await bridge
-      .publish(record.runId, "error", {
-        message,
-        name: error instanceof Error ? error.name : "Error",
-      })
+      .publish(
+        record.runId,
+        "error",
+        { message, name: error instanceof Error ? error.name : "Error" },
+        f.fenced,
+      )
       .catch(() => undefined);
     const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
       error: message,
@@ -246,7 +259,7 @@ async function streamAgent(
     if (!requested.includes(frame.mode)) continue;
     const event =
       frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
-    await bridge.publish(record.runId, event, frameJson(frame, metadata));
+    await bridge.publish(record.runId, event, frameJson(frame, metadata), f.fenced);
   }
 }
 
