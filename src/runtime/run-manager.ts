@@ -92,7 +92,7 @@ export class RunManager {
 
   /**
    * The fence of every durable write this process makes for a run it executes: the owner the run
-   * row named when the run was admitted or promoted. Null without a run store (nothing to fence).
+   * row named when the run was admitted or promoted. None without a run store (nothing to fence).
    */
   writeFence(record: RunRecord): WriteFence | undefined {
     if (!this.store || record.ownerWorkerId === null) return undefined;
