@@ -16,6 +16,7 @@ export type FawnErrorCode =
   | "config_invalid"
   | "store_unavailable"
   | "store_conflict"
+  | "ownership_lost"
   | "run_startup_failed"
   | "cancelled"
   | "deadline_exceeded"
@@ -37,6 +38,7 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
   config_invalid: 500,
   store_unavailable: 503,
   store_conflict: 409,
+  ownership_lost: 409,
   run_startup_failed: 500,
   cancelled: 499,
   deadline_exceeded: 504,
@@ -103,6 +105,20 @@ export class ConflictError extends FawnError {
   constructor(message: string, options?: FawnErrorOptions) {
     super("conflict", message, options);
   }
+}
+
+/**
+ * A fenced write refused by the store: the run is owned by another worker now (a peer took it
+ * over), or its row is gone. The writer must stop writing for the run; retrying cannot succeed.
+ */
+export class OwnershipLostError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("ownership_lost", message, options);
+  }
+}
+
+export function isOwnershipLostError(error: unknown): error is OwnershipLostError {
+  return isFawnError(error) && error.code === "ownership_lost";
 }
 
 export class UnsupportedStrategyError extends FawnError {

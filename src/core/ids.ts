@@ -13,6 +13,7 @@ export function newThreadId(): string {
   return randomUUID();
 }
 
+/** A fresh id for each process incarnation: run writes are fenced on it (see `WriteFence`). */
 export function newWorkerId(): string {
   return `${hostname()}:${randomUUID().replaceAll("-", "")}`;
 }

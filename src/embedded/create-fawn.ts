@@ -45,6 +45,11 @@ export interface CreateFawnOptions {
   runContext?: Partial<RunContext>;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * This process's worker id (default `host:<random UUID>`). It must name one process incarnation:
+   * the stores fence a run's writes on it, so a restarted process that reused the old id would be
+   * taken for the run's previous owner.
+   */
   workerId?: string;
 }
 

@@ -63,7 +63,10 @@ export class OrphanRecovery {
     const resealed = await manager.recoverUnsealedRuns();
     for (const record of [...takenOver, ...resealed]) {
       // Subscribers of a dead producer would otherwise wait forever.
-      await bridge.publishEnd(record.runId).catch((error: unknown) => {
+      // Fenced on this worker, which owns the run since its claim: the stream's writer is now us,
+      // so the previous owner's late publishes are refused.
+      const fence = { runId: record.runId, workerId: manager.workerId };
+      await bridge.publishEnd(record.runId, { fence }).catch((error: unknown) => {
         manager.logger.warn(
           { runId: record.runId, error: describeError(error) },
           "could not end a recovered stream",

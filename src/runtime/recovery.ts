@@ -13,6 +13,8 @@ export interface RecoveryPublisher {
   /** Replaceable so tests can observe or break the terminal publication. */
   confirmTerminal?: ConfirmTerminal;
   logger: Logger;
+  /** The claiming worker: recovery's writes are fenced on it owning the run. */
+  workerId?: string;
 }
 
 export const RECOVERED_SEAL_ERROR =
@@ -36,6 +38,9 @@ export async function publishRecoveredEvidence(
   const { runs, events, logger } = publisher;
   if (!events || row.operation_kind !== "run") return;
   const guard = async (): Promise<boolean> => (await runs.get(row.run_id)) !== null;
+  const fenced = publisher.workerId
+    ? { fence: { runId: row.run_id, workerId: publisher.workerId } }
+    : {};
   // The row's committed status is the recovered terminal's status (`error` after a takeover).
   const status = row.status;
   const log = logger.child({ runId: row.run_id, threadId: row.thread_id });
@@ -50,7 +55,7 @@ export async function publishRecoveredEvidence(
         metadata: { recovered: true },
         user_id: row.user_id,
       },
-      { guard },
+      { guard, ...fenced },
     );
   } catch (error) {
     log.warn({ error: describeError(error) }, "recovery delivery receipt not written");
@@ -67,7 +72,7 @@ export async function publishRecoveredEvidence(
         userId: row.user_id,
         recovered: true,
       },
-      { guard },
+      { guard, ...fenced },
     );
     if (!outcome.confirmed) sealError = `${RECOVERED_SEAL_ERROR}; ${outcome.detail}`;
   } catch (error) {
@@ -75,7 +80,7 @@ export async function publishRecoveredEvidence(
     log.error({ error: describeError(error) }, "recovery terminal publication failed");
   }
   try {
-    await runs.updateEvidenceSeal(row.run_id, { state: "partial", error: sealError });
+    await runs.updateEvidenceSeal(row.run_id, { state: "partial", error: sealError }, fenced);
   } catch (error) {
     log.warn({ error: describeError(error) }, "recovery evidence seal not written");
   }

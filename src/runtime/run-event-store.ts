@@ -3,6 +3,8 @@
  * `message` rows appear in the message projections.
  */
 
+import type { FencedWrite } from "./write-fence.js";
+
 export const EVENT_CATEGORIES = [
   "message",
   "trace",
@@ -47,7 +49,7 @@ export interface PutIfAbsentResult {
   created: boolean;
 }
 
-export interface PutIfAbsentOptions {
+export interface PutIfAbsentOptions extends FencedWrite {
   /**
    * Checked under the same per-thread write lock as the insert; returning false aborts the write
    * with a `ConflictError` (deletion fencing: recovery must not resurrect a deleted thread).
@@ -79,13 +81,19 @@ export interface EvidenceReceipt {
   eventCount: number;
 }
 
+/**
+ * Every write takes an optional `fence` (see `WriteFence`): checked atomically with the insert,
+ * under the thread's write lock / in the write's transaction; a failed check writes nothing and
+ * rejects with `OwnershipLostError`. Memory and JSONL stores check it against the run store they
+ * were given (`owners`); without one they have no owners to compare and accept the write.
+ */
 export interface RunEventStore {
-  put(event: NewRunEvent): Promise<RunEvent>;
+  put(event: NewRunEvent, options?: FencedWrite): Promise<RunEvent>;
   /**
    * All-or-nothing; seqs contiguous within the batch per thread. A thread's batches are written
    * in the order the calls were made, even when a call comes before the previous one settled.
    */
-  putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]>;
+  putBatch(events: readonly NewRunEvent[], options?: FencedWrite): Promise<RunEvent[]>;
   /**
    * Run-scoped singleton by `(thread_id, run_id, event_type)`: an existing event of that type is
    * returned with `created: false` whatever its other fields; otherwise the event is inserted.

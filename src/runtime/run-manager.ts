@@ -4,6 +4,7 @@ import {
   ConflictError,
   describeError,
   IdempotencyMismatchError,
+  isOwnershipLostError,
   RunStartupError,
   UnsupportedStrategyError,
 } from "../core/errors.js";
@@ -27,6 +28,7 @@ import {
   type RunRow,
   type RunStatus,
 } from "./run-types.js";
+import type { FencedWrite, WriteFence } from "./write-fence.js";
 
 export interface AdmitOptions {
   assistantId?: string | null;
@@ -86,6 +88,20 @@ export class RunManager {
     this.clock = options.clock ?? systemClock;
     this.logger = (options.logger ?? rootLogger).child({ component: "run-manager" });
     this.heartbeat = new LeaseHeartbeat(this);
+  }
+
+  /**
+   * The fence of every durable write this process makes for a run it executes: the owner the run
+   * row named when the run was admitted or promoted. None without a run store (nothing to fence).
+   */
+  writeFence(record: RunRecord): WriteFence | undefined {
+    if (!this.store || record.ownerWorkerId === null) return undefined;
+    return { runId: record.runId, workerId: record.ownerWorkerId };
+  }
+
+  private fenced(record: RunRecord): FencedWrite {
+    const fence = this.writeFence(record);
+    return fence ? { fence } : {};
   }
 
   get heartbeatEnabled(): boolean {
@@ -268,8 +284,12 @@ export class RunManager {
       if (this.store) {
         let started: boolean;
         try {
-          started = await this.store.startRun(runId, this.nowIso());
+          started = await this.store.startRun(runId, this.nowIso(), this.fenced(record));
         } catch (error) {
+          if (isOwnershipLostError(error)) {
+            this.markOwnershipLost(record, describeError(error));
+            return "cancelled";
+          }
           throw new RunStartupError(`Run ${runId} could not be started: ${describeError(error)}`, {
             cause: error,
           });
@@ -371,7 +391,10 @@ export class RunManager {
     }
     let result: { finalized: boolean; cancelAction: CancelAction | null };
     try {
-      result = await this.store.finalizeIfNotCancelled(runId, status, options);
+      result = await this.store.finalizeIfNotCancelled(runId, status, {
+        ...options,
+        ...this.fenced(record),
+      });
     } catch (error) {
       this.markOwnershipLost(record, `completion could not be confirmed: ${describeError(error)}`);
       return null;
@@ -421,12 +444,13 @@ export class RunManager {
       return true;
     }
     try {
-      const changed = await this.store.updateStatus(record.runId, status, update);
+      const changed = await this.fencedStatusWrite(record, status, update);
       if (changed === true) {
         if (terminal) record.terminalCommitProof = { status };
         return true;
       }
       if (changed === null) return true; // Persisted as far as the store can tell, but not attributable.
+      if (record.ownershipLost) return false;
       const row = await this.store.get(record.runId);
       if (!row) {
         await this.store.put({
@@ -452,6 +476,28 @@ export class RunManager {
     }
   }
 
+  /**
+   * The fenced status UPDATE. Another owner → fenced locally, `false`. A vanished row → `false`
+   * too, so the caller recreates it as it always did (the recreated row names this owner).
+   */
+  private async fencedStatusWrite(
+    record: RunRecord,
+    status: RunStatus,
+    update: StatusUpdate,
+  ): Promise<boolean | null> {
+    const store = this.store;
+    if (!store) return null;
+    try {
+      return await store.updateStatus(record.runId, status, { ...update, ...this.fenced(record) });
+    } catch (error) {
+      if (!isOwnershipLostError(error)) throw error;
+      if ((await store.get(record.runId)) !== null) {
+        this.markOwnershipLost(record, describeError(error));
+      }
+      return false;
+    }
+  }
+
   async updateRunCompletion(
     runId: string,
     completion: Partial<RunCompletionData> & StatusUpdate,
@@ -459,7 +505,10 @@ export class RunManager {
     const record = this.records.get(runId);
     if (!record || record.ownershipLost || !this.store) return;
     try {
-      const ok = await this.store.updateRunCompletion(runId, record.status, completion);
+      const ok = await this.store.updateRunCompletion(runId, record.status, {
+        ...completion,
+        ...this.fenced(record),
+      });
       if (!ok) {
         const row = await this.store.get(runId);
         if (row?.status === "error" && row.status !== record.status && this.heartbeatEnabled) {
@@ -467,23 +516,31 @@ export class RunManager {
         }
       }
     } catch (error) {
-      this.logger.warn({ runId, error: describeError(error) }, "completion write failed");
+      if (isOwnershipLostError(error)) this.markOwnershipLost(record, describeError(error));
+      else this.logger.warn({ runId, error: describeError(error) }, "completion write failed");
     }
   }
 
   async updateRunProgress(runId: string, progress: Partial<RunCompletionData>): Promise<void> {
     const record = this.records.get(runId);
     if (!record || record.ownershipLost || record.status !== "running" || !this.store) return;
-    await this.store.updateRunProgress(runId, progress).catch((error: unknown) => {
-      this.logger.debug({ runId, error: describeError(error) }, "progress write failed");
-    });
+    await this.store
+      .updateRunProgress(runId, progress, this.fenced(record))
+      .catch((error: unknown) => {
+        if (isOwnershipLostError(error)) this.markOwnershipLost(record, describeError(error));
+        else this.logger.debug({ runId, error: describeError(error) }, "progress write failed");
+      });
   }
 
   async updateModelName(runId: string, modelName: string): Promise<void> {
     const record = this.records.get(runId);
     if (!record || record.ownershipLost) return;
     record.modelName = modelName;
-    await this.store?.updateModelName(runId, modelName).catch(() => undefined);
+    await this.store
+      ?.updateModelName(runId, modelName, this.fenced(record))
+      .catch((error: unknown) => {
+        if (isOwnershipLostError(error)) this.markOwnershipLost(record, describeError(error));
+      });
   }
 
   setFinalizing(runId: string, finalizing: boolean): void {
@@ -733,6 +790,7 @@ export class RunManager {
         events: this.eventStore,
         confirmTerminal: this.confirmTerminal,
         logger: this.logger,
+        workerId: this.workerId,
       },
       row,
     ).catch((error: unknown) => {

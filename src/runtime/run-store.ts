@@ -8,6 +8,7 @@ import type {
   RunRow,
   RunStatus,
 } from "./run-types.js";
+import type { FencedWrite } from "./write-fence.js";
 
 /**
  * Owner scoping for reads and deletes: a string filters by that owner; `null` or omitted means no
@@ -52,7 +53,8 @@ export type AdmissionResult =
   /** The idempotency key already names a run; nothing was written. */
   | { kind: "idempotent_replay"; row: RunRow };
 
-export interface StatusUpdate {
+/** `fence`: the write happens only while the row's owner is the fence's worker (see below). */
+export interface StatusUpdate extends FencedWrite {
   error?: string | null;
   stopReason?: string | null;
 }
@@ -92,6 +94,11 @@ export interface ListRunsOptions extends OwnerScope {
 /**
  * Durable run rows. Every guarded write is one compare-and-set statement; booleans report whether
  * *this* call changed a row.
+ *
+ * Fenced writes (`fence` on a status update or in the write options): the statement also requires
+ * `owner_worker_id = fence.workerId`, so it serializes with every owner change (takeover claims,
+ * interrupting admissions); when the row is gone or owned by another worker nothing changes and
+ * the call rejects with `OwnershipLostError`.
  */
 export interface RunStore {
   /**
@@ -125,7 +132,7 @@ export interface RunStore {
   updateStatus(runId: string, status: RunStatus, update?: StatusUpdate): Promise<boolean | null>;
 
   /** pending (and not queued) → running. */
-  startRun(runId: string, now: string): Promise<boolean>;
+  startRun(runId: string, now: string, options?: FencedWrite): Promise<boolean>;
 
   /** CAS: row active AND `cancel_action IS NULL` → status. Otherwise report the row's cancel action. */
   finalizeIfNotCancelled(
@@ -181,12 +188,16 @@ export interface RunStore {
   ): Promise<boolean>;
 
   /** Progress counters while `running`; status never changes. */
-  updateRunProgress(runId: string, progress: Partial<RunCompletionData>): Promise<void>;
+  updateRunProgress(
+    runId: string,
+    progress: Partial<RunCompletionData>,
+    options?: FencedWrite,
+  ): Promise<void>;
 
-  updateModelName(runId: string, modelName: string): Promise<void>;
+  updateModelName(runId: string, modelName: string, options?: FencedWrite): Promise<void>;
 
   /** A plain UPDATE of the evidence columns; never recreates a deleted row. */
-  updateEvidenceSeal(runId: string, seal: EvidenceSeal): Promise<boolean>;
+  updateEvidenceSeal(runId: string, seal: EvidenceSeal, options?: FencedWrite): Promise<boolean>;
 
   /** The oldest queued run of the thread, made the active one if the thread has no active row. */
   promoteNextQueued(threadId: string): Promise<RunRow | null>;

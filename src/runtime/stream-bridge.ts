@@ -3,6 +3,8 @@
  * `Last-Event-ID` and get every event they missed exactly once, or an explicit gap.
  */
 
+import type { FencedWrite } from "./write-fence.js";
+
 export interface StreamEvent {
   /** Opaque, ordered within a run; usable as a `Last-Event-ID` cursor. */
   id: string;
@@ -58,10 +60,18 @@ export interface ProducerOwner {
 
 export interface StreamBridge {
   readonly supportsCrossProcess: boolean;
-  /** Appends an event and returns its id. */
-  publish(runId: string, event: string, data: unknown): Promise<string>;
-  /** Marks the stream ended; subscribers drain what remains, then receive `end`. Idempotent. */
-  publishEnd(runId: string): Promise<void>;
+  /**
+   * Appends an event and returns its id. Fenced (`fence`, the run's producer): refused with
+   * `OwnershipLostError`, appending nothing, once the stream has ended or its writer is another
+   * worker; the first fenced publish makes its worker the stream's writer.
+   */
+  publish(runId: string, event: string, data: unknown, options?: FencedWrite): Promise<string>;
+  /**
+   * Marks the stream ended; subscribers drain what remains, then receive `end`. Idempotent.
+   * Fenced: the fence's worker becomes the stream's writer with the end marker (a recovering peer
+   * ends the stream of the run it took over: the old owner's later publishes are refused).
+   */
+  publishEnd(runId: string, options?: FencedWrite): Promise<void>;
   subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<StreamItem>;
   /**
    * Optional push form of `subscribe` for in-process bridges: the same items in the same order,

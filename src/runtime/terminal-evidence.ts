@@ -1,6 +1,12 @@
-import { describeError, isCancelledError, isFawnError } from "../core/errors.js";
+import {
+  describeError,
+  isCancelledError,
+  isFawnError,
+  isOwnershipLostError,
+} from "../core/errors.js";
 import type { RunEvent, RunEventStore } from "./run-event-store.js";
 import type { RunStatus } from "./run-types.js";
+import type { FencedWrite } from "./write-fence.js";
 
 /**
  * The authoritative `run.terminal` event: written once per run through `putIfAbsent`, only after
@@ -24,7 +30,7 @@ export type TerminalConfirmation =
   | { confirmed: true; event: RunEvent; attempts: number }
   | { confirmed: false; kind: TerminalFailureKind; detail: string; attempts: number };
 
-export interface ConfirmOptions {
+export interface ConfirmOptions extends FencedWrite {
   /** Checked atomically with the insert (deletion fencing for recovery). */
   guard?: () => Promise<boolean>;
 }
@@ -49,10 +55,17 @@ export async function confirmTerminalEvent(
     attempts += 1;
     let result: unknown;
     try {
-      result = await store.putIfAbsent(event, options.guard ? { guard: options.guard } : {});
+      result = await store.putIfAbsent(event, {
+        ...(options.guard ? { guard: options.guard } : {}),
+        ...(options.fence ? { fence: options.fence } : {}),
+      });
     } catch (error) {
       if (isCancelledError(error))
         return { confirmed: false, kind: "cancelled", detail: describeError(error), attempts };
+      // Another worker owns the run now: its terminal is the one that counts.
+      if (isOwnershipLostError(error)) {
+        return { confirmed: false, kind: "fenced", detail: describeError(error), attempts };
+      }
       // The guard refused the write (the run was deleted): a retry cannot change that.
       if (options.guard && isFawnError(error) && error.code === "conflict") {
         return {

@@ -4,7 +4,7 @@
  * so metadata is compared with `toMatchObject`.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError, ValidationError } from "../../src/core/errors.js";
+import { ConflictError, OwnershipLostError, ValidationError } from "../../src/core/errors.js";
 import type {
   ListEventsOptions,
   ListMessagesOptions,
@@ -12,10 +12,13 @@ import type {
   RunEvent,
   RunEventStore,
 } from "../../src/runtime/run-event-store.js";
+import type { RunStore } from "../../src/runtime/run-store.js";
 import { at, newId } from "./run-store.js";
 
 export interface RunEventStoreFixture {
   store: RunEventStore;
+  /** The run rows the store's write fence reads (its paired run store); none: fence cases skip. */
+  runs?: RunStore;
   /** Defaults to `store.close()`. */
   cleanup?: () => Promise<void>;
 }
@@ -497,6 +500,82 @@ export function describeRunEventStore(
         expect(seqsOf(await store.listEvents(threadId, runB))).toEqual([kept.seq]);
         expect(await store.deleteByRun(threadId, runA)).toBe(0);
         expect((await store.put(event(threadId, runB))).seq).toBeGreaterThan(kept.seq);
+      });
+    });
+
+    describe("write fence (the run row's owner)", () => {
+      const OWNER = "fence-owner";
+      const PEER = "fence-peer";
+
+      /** A running run owned by OWNER whose lease lapsed at at(30). */
+      async function ownedRun(runs: RunStore, threadId: string): Promise<string> {
+        const runId = newId();
+        await runs.createThreadOperation(
+          {
+            run_id: runId,
+            thread_id: threadId,
+            created_at: at(0),
+            owner_worker_id: OWNER,
+            lease_expires_at: at(30),
+          },
+          { strategy: "reject", workerId: OWNER, now: at(0), graceSeconds: 0 },
+        );
+        return runId;
+      }
+
+      it("a write fenced by another owner is refused and changes nothing", async (context) => {
+        const runs = fixture.runs;
+        if (!runs) return context.skip();
+        const threadId = newId();
+        const runId = await ownedRun(runs, threadId);
+        const owner = { runId, workerId: OWNER };
+        const written = await store.putBatch(
+          [event(threadId, runId), event(threadId, runId, { event_type: "llm.human.input" })],
+          { fence: owner },
+        );
+        expect(seqsOf(written)).toEqual([1, 2]);
+        // A peer takes the run over: the row now names the peer.
+        expect(
+          await runs.claimForTakeover(runId, {
+            now: at(60),
+            graceSeconds: 0,
+            error: "gone",
+            workerId: PEER,
+          }),
+        ).toBe(true);
+        const before = await store.listEvents(threadId, runId);
+        const late = [
+          event(threadId, runId, { event_type: "llm.error" }),
+          event(threadId, runId, { event_type: "run.error" }),
+        ];
+        await expect(store.putBatch(late, { fence: owner })).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        await expect(
+          store.put(event(threadId, runId, { event_type: "run.error" }), { fence: owner }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        const terminal = event(threadId, runId, { event_type: "run.terminal" });
+        await expect(store.putIfAbsent(terminal, { fence: owner })).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        await expect(
+          store.putIfAbsent(terminal, { fence: owner, guard: async () => true }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect(await store.listEvents(threadId, runId)).toEqual(before);
+        // The new owner's fenced writes commit, right after the events written before the claim.
+        const recovered = await store.putIfAbsent(terminal, { fence: { runId, workerId: PEER } });
+        expect(recovered).toMatchObject({ created: true, event: { seq: 3 } });
+        expect(typesOf(await store.listEvents(threadId, runId)).at(-1)).toBe("run.terminal");
+      });
+
+      it("a fenced write for a run without a row is refused", async (context) => {
+        if (!fixture.runs) return context.skip();
+        const [threadId, runId] = [newId(), newId()];
+        const fence = { runId, workerId: OWNER };
+        await expect(store.putBatch([event(threadId, runId)], { fence })).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        expect(await store.listEvents(threadId, runId)).toEqual([]);
       });
     });
   });

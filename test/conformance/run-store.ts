@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConflictError } from "../../src/core/errors.js";
+import { ConflictError, OwnershipLostError } from "../../src/core/errors.js";
 import type {
   AdmissionOptions,
   NewThreadOperation,
@@ -854,6 +854,80 @@ export function describeRunStore(name: string, makeStore: () => Promise<RunStore
         );
         expect(await store.get(row.run_id)).toBeNull();
         expect(await store.listByThread(row.thread_id)).toEqual([]);
+      });
+    });
+
+    describe("write fence (owner_worker_id)", () => {
+      it("a write fenced by another owner is refused and changes nothing", async () => {
+        const row = await admit(newId(), { owner_worker_id: WORKER, lease_expires_at: at(30) });
+        expect(
+          await store.startRun(row.run_id, at(1), {
+            fence: { runId: row.run_id, workerId: WORKER },
+          }),
+        ).toBe(true);
+        const peer = { runId: row.run_id, workerId: PEER };
+        await expect(store.startRun(row.run_id, at(1), { fence: peer })).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        const before = await store.get(row.run_id);
+        await expect(
+          store.updateStatus(row.run_id, "success", { fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.finalizeIfNotCancelled(row.run_id, "success", { fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.updateRunCompletion(row.run_id, "running", { message_count: 9, fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.updateRunProgress(row.run_id, { message_count: 9 }, { fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.updateModelName(row.run_id, "m", { fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.updateEvidenceSeal(row.run_id, { state: "sealed" }, { fence: peer }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect(normalized(await store.get(row.run_id))).toEqual(normalized(before));
+      });
+
+      it("a takeover fences the previous owner's writes and admits the new owner's", async () => {
+        const row = await rowIn("running", { owner_worker_id: WORKER, lease_expires_at: at(30) });
+        const previous = { runId: row.run_id, workerId: WORKER };
+        await store.updateRunProgress(row.run_id, { message_count: 1 }, { fence: previous });
+        expect(
+          await store.claimForTakeover(row.run_id, {
+            now: at(60),
+            graceSeconds: GRACE_SECONDS,
+            error: "owner stopped",
+            workerId: PEER,
+          }),
+        ).toBe(true);
+        const claimed = await store.get(row.run_id);
+        await expect(
+          store.finalizeIfNotCancelled(row.run_id, "success", { fence: previous }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await expect(
+          store.updateEvidenceSeal(row.run_id, { state: "sealed" }, { fence: previous }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect(normalized(await store.get(row.run_id))).toEqual(normalized(claimed));
+        const peer = { runId: row.run_id, workerId: PEER };
+        expect(
+          await store.updateEvidenceSeal(
+            row.run_id,
+            { state: "partial", error: "x" },
+            { fence: peer },
+          ),
+        ).toBe(true);
+        expect((await store.get(row.run_id))?.status).toBe("error");
+      });
+
+      it("a fenced write of a missing row is refused; an unfenced one is unchanged", async () => {
+        const fence = { runId: newId(), workerId: WORKER };
+        await expect(store.updateStatus(fence.runId, "error", { fence })).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        expect(await store.updateStatus(fence.runId, "error")).toBe(false);
       });
     });
   });

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OwnershipLostError } from "../../src/core/errors.js";
 import type {
   StreamBridge,
   StreamItem,
@@ -261,6 +262,39 @@ export function describeStreamBridge(
         await bridge.publishEnd(runId);
         expect(await pending).toEqual({ done: false, value: { kind: "end" } });
         expect((await iterator.next()).done).toBe(true);
+      });
+    });
+
+    describe("write fence", () => {
+      it("a fenced publish after a peer's end is refused and appends nothing", async () => {
+        const bridge = await open();
+        const owner = { fence: { runId, workerId: "fence-owner" } };
+        const peer = { fence: { runId, workerId: "fence-peer" } };
+        const first = await bridge.publish(runId, "values", { n: 0 }, owner);
+        // The peer that recovered the run ends its stream.
+        await bridge.publishEnd(runId, peer);
+        await expect(bridge.publish(runId, "values", { n: 1 }, owner)).rejects.toBeInstanceOf(
+          OwnershipLostError,
+        );
+        await bridge.publishEnd(runId, owner);
+        const items = await readAll(bridge);
+        expect(eventIds(items)).toEqual([first]);
+        expect(kinds(items)).toEqual(["event", "end"]);
+      });
+
+      it("a fenced publish by another writer than the stream's is refused", async () => {
+        const bridge = await open();
+        const first = await bridge.publish(
+          runId,
+          "values",
+          { n: 0 },
+          { fence: { runId, workerId: "w-a" } },
+        );
+        await expect(
+          bridge.publish(runId, "values", { n: 1 }, { fence: { runId, workerId: "w-b" } }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await bridge.publishEnd(runId);
+        expect(eventIds(await readAll(bridge))).toEqual([first]);
       });
     });
 

@@ -140,6 +140,7 @@ async function verifyInvariants(stores: FawnStores, observed: Observed): Promise
   const resealed = await peer.recoverUnsealedRuns();
   const stuck: string[] = [];
   const disagreeing: string[] = [];
+  const afterTerminal: string[] = [];
   for (const [runId, threadId] of observed.runs) {
     const row = await stores.runs.get(runId);
     expect(row, `run ${runId} row`).not.toBeNull();
@@ -151,6 +152,15 @@ async function verifyInvariants(stores: FawnStores, observed: Observed): Promise
       eventTypes: ["run.terminal"],
     });
     const status = (terminals[0]?.content as { status?: string } | undefined)?.status;
+    // A run's event log ends at its run.terminal: nothing durable after it, from anyone.
+    const terminalSeq = terminals[0]?.seq;
+    if (terminalSeq !== undefined) {
+      const all = await stores.events.listEvents(threadId, runId, { limit: 10_000 });
+      const late = all.filter((event) => event.seq > terminalSeq);
+      if (late.length > 0) {
+        afterTerminal.push(`${runId}: ${late.map((e) => `${e.seq}:${e.event_type}`).join(" ")}`);
+      }
+    }
     if (terminals.length !== 1 || status !== row.status || row.evidence_seal_state === "pending") {
       disagreeing.push(
         `${runId}: ${row.status}/${row.evidence_seal_state} terminals=${JSON.stringify(terminals.map((t) => t.content))}`,
@@ -159,6 +169,7 @@ async function verifyInvariants(stores: FawnStores, observed: Observed): Promise
   }
   expect(stuck, "runs stuck active after recovery").toEqual([]);
   expect(disagreeing, "runs without exactly one agreeing run.terminal").toEqual([]);
+  expect(afterTerminal, "durable events after a run's run.terminal").toEqual([]);
   const byThread = new Map<string, Ack[]>();
   for (const ack of observed.acks)
     byThread.set(ack.threadId, [...(byThread.get(ack.threadId) ?? []), ack]);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { JsonlRunEventStore } from "../../src/stores/jsonl/run-event-store.js";
+import { MemoryRunStore } from "../../src/stores/memory/run-store.js";
 import { describeRunEventStore } from "../conformance/run-event-store.js";
 import { newId } from "../conformance/run-store.js";
 
@@ -13,9 +14,11 @@ async function tempDir(): Promise<string> {
 
 describeRunEventStore("jsonl", async () => {
   const dir = await tempDir();
-  const store = new JsonlRunEventStore(dir);
+  const runs = new MemoryRunStore();
+  const store = new JsonlRunEventStore(dir, { owners: runs });
   return {
     store,
+    runs,
     cleanup: async () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });

@@ -6,5 +6,8 @@ import { describeRunStore } from "../conformance/run-store.js";
 import { describeThreadStore } from "../conformance/thread-store.js";
 
 describeRunStore("memory", async () => ({ store: new MemoryRunStore() }));
-describeRunEventStore("memory", async () => ({ store: new MemoryRunEventStore() }));
+describeRunEventStore("memory", async () => {
+  const runs = new MemoryRunStore();
+  return { store: new MemoryRunEventStore({ owners: runs }), runs };
+});
 describeThreadStore("memory", async () => ({ store: new MemoryThreadStore() }));

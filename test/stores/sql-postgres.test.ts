@@ -40,6 +40,7 @@ describe.skipIf(testDatabase === null)("SQL stores on PostgreSQL", () => {
 
   describeRunEventStore("sql (postgres)", async () => ({
     store: new SqlRunEventStore(opened()),
+    runs: new SqlRunStore(opened()),
     cleanup: keepOpen,
   }));
 

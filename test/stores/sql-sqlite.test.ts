@@ -39,6 +39,7 @@ describeRunStore("sql (sqlite)", async () => ({
 
 describeRunEventStore("sql (sqlite)", async () => ({
   store: new SqlRunEventStore(opened()),
+  runs: new SqlRunStore(opened()),
   cleanup: keepOpen,
 }));
 

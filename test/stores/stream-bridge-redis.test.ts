@@ -7,7 +7,12 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, StoreError, ValidationError } from "../../src/core/errors.js";
+import {
+  ConfigError,
+  OwnershipLostError,
+  StoreError,
+  ValidationError,
+} from "../../src/core/errors.js";
 import type { StreamItem } from "../../src/runtime/stream-bridge.js";
 import type { RedisConnectionRole } from "../../src/stores/redis/connections.js";
 import {
@@ -101,6 +106,21 @@ describe.skipIf(redisUrl === null)("Redis stream bridge", () => {
     afterEach(async () => {
       for (const bridge of opened.splice(0)) await bridge.close();
       admin.disconnect();
+    });
+
+    describe("write fence", () => {
+      it("keeps a fenced-out writer out after cleanup dropped the stream", async () => {
+        const bridge = open();
+        await bridge.publish(runId, "values", { n: 0 }, { fence: { runId, workerId: "w-a" } });
+        await bridge.publishEnd(runId, { fence: { runId, workerId: "w-b" } });
+        await bridge.cleanup(runId);
+        await expect(
+          bridge.publish(runId, "values", { n: 1 }, { fence: { runId, workerId: "w-a" } }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect(await bridge.streamExists(runId)).toBe(false);
+        expect(await admin.get(bridge.writerKey(runId))).toBe("w-b");
+        expect(await admin.ttl(bridge.writerKey(runId))).toBeGreaterThan(0);
+      });
     });
 
     describe("layout", () => {

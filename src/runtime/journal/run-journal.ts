@@ -1,13 +1,14 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { HumanMessage } from "@langchain/core/messages";
 import type { ChainValues } from "@langchain/core/utils/types";
-import { describeError } from "../../core/errors.js";
+import { describeError, isOwnershipLostError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
 import type { NewRunEvent, RunEventStore } from "../run-event-store.js";
 import type { RunCompletionData } from "../run-types.js";
 import { type Json, toJson } from "../serialize.js";
 import { SerializedRunEvent } from "../serialized-run-event.js";
+import type { WriteFence } from "../write-fence.js";
 import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
 
@@ -34,6 +35,10 @@ export interface RunJournalOptions {
   trackTokenUsage?: boolean;
   /** The human messages the run request brought, with ids (`identifyRunInput`); none by default. */
   humanInput?: readonly HumanMessage[];
+  /** Every batch is written under this fence (the run's owner, see `WriteFence`). */
+  fence?: WriteFence;
+  /** Called once when the store refused a batch for the fence: the run belongs to a peer now. */
+  onOwnershipLost?: (reason: string) => void;
 }
 
 export interface MiddlewareRecord {
@@ -71,6 +76,10 @@ export class RunJournal extends BaseCallbackHandler {
   protected readonly eventStore: RunEventStore;
   protected readonly logger: Logger;
   private readonly flushThreshold: number;
+  private readonly fence: WriteFence | undefined;
+  private readonly onOwnershipLost: ((reason: string) => void) | undefined;
+  /** A batch was refused for the fence: nothing more is written, the buffer is dropped. */
+  private fenced = false;
   private buffer: NewRunEvent[] = [];
   /**
    * Batches handed to the store and not settled yet, oldest first: at most `MAX_IN_FLIGHT`, one
@@ -107,6 +116,8 @@ export class RunJournal extends BaseCallbackHandler {
       runId: options.runId,
     });
     this.flushThreshold = options.flushThreshold ?? 32;
+    this.fence = options.fence;
+    this.onOwnershipLost = options.onOwnershipLost;
     this.usage = new UsageLedger(options.trackTokenUsage ?? true);
     this.messages = new JournalMessages(options.humanInput);
   }
@@ -159,6 +170,7 @@ export class RunJournal extends BaseCallbackHandler {
    * here, while the batch before it is being written, so the store's write path reuses the text.
    */
   private enqueue(eventType: string, content: unknown, metadata: Record<string, unknown>): void {
+    if (this.fenced) return;
     const category = categoryOf(eventType);
     if (!category) throw new Error(`event type ${eventType} is not in the catalog`);
     const event = new SerializedRunEvent({
@@ -236,9 +248,25 @@ export class RunJournal extends BaseCallbackHandler {
   }
 
   private async writeBatch(batch: NewRunEvent[]): Promise<void> {
+    if (this.fenced) {
+      this.unclean = true;
+      return;
+    }
     try {
-      await this.eventStore.putBatch(batch);
+      await this.eventStore.putBatch(batch, this.fence ? { fence: this.fence } : {});
     } catch (error) {
+      if (isOwnershipLostError(error)) {
+        // Refused whole: nothing of it committed. Stop writing, and say so once.
+        this.unclean = true;
+        this.accepting = false;
+        this.buffer = [];
+        if (!this.fenced) {
+          this.fenced = true;
+          this.logger.warn({ error: describeError(error) }, "journal fenced: run owned elsewhere");
+          this.onOwnershipLost?.(describeError(error));
+        }
+        return;
+      }
       // The write may or may not have committed: never replay it, remember the gap.
       this.unclean = true;
       this.logger.error(

@@ -1,5 +1,5 @@
 import { raceCancellation } from "../../core/async/task.js";
-import { describeError, isCancelledError } from "../../core/errors.js";
+import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
 import type { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
@@ -8,6 +8,7 @@ import type { CancelAction, RunStatus } from "../run-types.js";
 import type { StreamBridge } from "../stream-bridge.js";
 import { confirmTerminalEvent, MISSING_FINAL_ACK_ERROR } from "../terminal-evidence.js";
 import type { ThreadStatus } from "../thread-store.js";
+import type { FencedWrite } from "../write-fence.js";
 import type { VerifiedDelivery } from "./produced-outputs.js";
 import { type RollbackPoint, restoreRollbackPoint } from "./rollback.js";
 import type { RunContext } from "./run-context.js";
@@ -71,6 +72,8 @@ export interface Finalization {
   delivery: VerifiedDelivery | null;
   terminalConfirmed: boolean;
   sealError: string | null;
+  /** Options of every run-scoped store and bridge write: the run's write fence, if it has one. */
+  fenced: FencedWrite;
 }
 
 type StageRunner = (f: Finalization) => Promise<void>;
@@ -79,7 +82,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
   cancellation: applyPendingCancellation,
   subagent_flush: async (f) => {
     const batch = f.subagents.take(f.record.aborted ? "cancelled" : "failed");
-    if (batch.length > 0 && f.ctx.eventStore) await f.ctx.eventStore.putBatch(batch);
+    if (batch.length > 0 && f.ctx.eventStore) await f.ctx.eventStore.putBatch(batch, f.fenced);
   },
   journal_flush: async (f) => {
     await f.journal?.flush();
@@ -117,7 +120,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
     f.record.terminalCommitPending = false;
   },
   end: async (f) => {
-    await f.bridge.publishEnd(f.record.runId);
+    await f.bridge.publishEnd(f.record.runId, f.fenced);
   },
   lease_finish: async (f) => {
     if (f.leaseStarted) await f.bridge.finishProducerLease(f.record.runId);
@@ -141,7 +144,9 @@ export async function runFinalization(f: Finalization): Promise<void> {
       await f.ctx.beforeStage?.(stage, f.record);
       await STAGES[stage](f);
     } catch (error) {
-      f.logger.error({ stage, error: describeError(error) }, "finalizer stage failed");
+      // A store refused a fenced write: a peer owns the run now; write nothing more.
+      if (isOwnershipLostError(error)) f.manager.markOwnershipLost(f.record, describeError(error));
+      else f.logger.error({ stage, error: describeError(error) }, "finalizer stage failed");
     }
   }
 }
@@ -224,11 +229,12 @@ async function writeDeliveryReceipt(f: Finalization): Promise<void> {
   };
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await ctx.eventStore.putIfAbsent(event);
+      await ctx.eventStore.putIfAbsent(event, f.fenced);
       return;
     } catch (error) {
       const delay = RECEIPT_RETRY_DELAYS_MS[attempt];
-      if (delay === undefined || isCancelledError(error)) throw error;
+      if (delay === undefined || isCancelledError(error) || isOwnershipLostError(error))
+        throw error;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
@@ -294,15 +300,21 @@ async function publishTerminalEvent(f: Finalization): Promise<void> {
     f.sealError = "Run evidence is incomplete: a journal batch failed or its outcome is unknown";
     return;
   }
-  const confirmation = await confirmTerminalEvent(ctx.eventStore, {
-    threadId: record.threadId,
-    runId: record.runId,
-    status,
-    userId: record.userId,
-    recovered: false,
-  });
+  const confirmation = await confirmTerminalEvent(
+    ctx.eventStore,
+    {
+      threadId: record.threadId,
+      runId: record.runId,
+      status,
+      userId: record.userId,
+      recovered: false,
+    },
+    f.fenced,
+  );
   if (confirmation.confirmed) f.terminalConfirmed = true;
-  else f.sealError = confirmation.detail;
+  else if (confirmation.kind === "fenced" && f.fenced.fence) {
+    manager.markOwnershipLost(record, confirmation.detail);
+  } else f.sealError = confirmation.detail;
 }
 
 async function writeEvidenceSeal(f: Finalization): Promise<void> {
@@ -311,16 +323,21 @@ async function writeEvidenceSeal(f: Finalization): Promise<void> {
   if (!journal || !ctx.eventStore || !store || record.operationKind !== "run") return;
   if (f.terminalConfirmed) {
     const receipt = await ctx.eventStore.evidenceReceipt(record.threadId, record.runId);
-    await store.updateEvidenceSeal(record.runId, {
-      state: "sealed",
-      upperSeq: receipt.upperEventSeq,
-      eventCount: receipt.eventCount,
-      error: null,
-    });
+    await store.updateEvidenceSeal(
+      record.runId,
+      {
+        state: "sealed",
+        upperSeq: receipt.upperEventSeq,
+        eventCount: receipt.eventCount,
+        error: null,
+      },
+      f.fenced,
+    );
     return;
   }
-  await store.updateEvidenceSeal(record.runId, {
-    state: "partial",
-    error: f.sealError ?? "Terminal event was not published",
-  });
+  await store.updateEvidenceSeal(
+    record.runId,
+    { state: "partial", error: f.sealError ?? "Terminal event was not published" },
+    f.fenced,
+  );
 }

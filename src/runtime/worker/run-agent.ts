@@ -1,5 +1,5 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
-import { describeError, isCancelledError } from "../../core/errors.js";
+import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { identifyRunInput } from "../journal/run-input.js";
@@ -45,6 +45,7 @@ export async function runAgent(
   });
   // The journal records the run's own human messages, so they are named before the graph runs.
   const input = identifyRunInput(request.graphInput);
+  const fence = manager.writeFence(record);
   const journal = ctx.eventStore
     ? (ctx.createJournal ?? ((options) => new RunJournal(options)))({
         eventStore: ctx.eventStore,
@@ -54,6 +55,8 @@ export async function runAgent(
         logger,
         trackTokenUsage: ctx.trackTokenUsage ?? true,
         humanInput: input.humanMessages,
+        ...(fence ? { fence } : {}),
+        onOwnershipLost: (reason) => manager.markOwnershipLost(record, reason),
       })
     : null;
   const f: Finalization = {
@@ -73,6 +76,7 @@ export async function runAgent(
     delivery: null,
     terminalConfirmed: false,
     sealError: null,
+    fenced: fence ? { fence } : {},
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -107,10 +111,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         });
     }
     f.completionAllowed = true;
-    await bridge.publish(record.runId, "metadata", {
-      run_id: record.runId,
-      thread_id: record.threadId,
-    });
+    await bridge.publish(
+      record.runId,
+      "metadata",
+      { run_id: record.runId, thread_id: record.threadId },
+      f.fenced,
+    );
     if (ctx.checkpointer) {
       f.rollbackPoint = await captureRollbackPoint(ctx.checkpointer, record.threadId).catch(
         (error: unknown) => {
@@ -139,6 +145,11 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     );
     if (late) f.cancellation = late;
   } catch (error) {
+    // A store or the bridge refused a fenced write: a peer owns the run now.
+    if (isOwnershipLostError(error)) {
+      manager.markOwnershipLost(record, describeError(error));
+      return;
+    }
     if (isCancelledError(error) || record.aborted || hostSignal.aborted) {
       if (!record.aborted) record.raiseAbort(describeError(error));
       f.cancellation = record.abortAction;
@@ -147,10 +158,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     const message = describeError(error);
     f.logger.error({ error: message }, "run failed");
     await bridge
-      .publish(record.runId, "error", {
-        message,
-        name: error instanceof Error ? error.name : "Error",
-      })
+      .publish(
+        record.runId,
+        "error",
+        { message, name: error instanceof Error ? error.name : "Error" },
+        f.fenced,
+      )
       .catch(() => undefined);
     const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
       error: message,
@@ -250,7 +263,7 @@ async function streamAgent(
     if (!requested.includes(frame.mode)) continue;
     const event =
       frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
-    await bridge.publish(record.runId, event, frameJson(frame, metadata));
+    await bridge.publish(record.runId, event, frameJson(frame, metadata), f.fenced);
   }
 }
 

@@ -25,6 +25,7 @@ import type {
   RunEvent,
   RunEventStore,
 } from "../../runtime/run-event-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
 import {
   filterRunEvents,
   ownedBy,
@@ -40,6 +41,8 @@ const RUN_FILE_SUFFIX = ".jsonl";
 
 export interface JsonlRunEventStoreOptions {
   clock?: Clock;
+  /** The run rows that fenced writes are checked against (the paired run store). */
+  owners?: RunOwnership;
 }
 
 /** One event ready to append: its final envelope and the exact line that stores it. */
@@ -59,26 +62,39 @@ export class JsonlRunEventStore implements RunEventStore {
   private readonly locks = new KeyedMutex<string>();
   private readonly lastSeq = new Map<string, number>();
   private readonly clock: Clock;
+  private readonly owners: RunOwnership | undefined;
 
   constructor(
     private readonly baseDir: string,
     options: JsonlRunEventStoreOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
+    this.owners = options.owners;
   }
 
-  async put(event: NewRunEvent): Promise<RunEvent> {
+  /**
+   * The fence is checked under the thread's lock before the append: a takeover may land during
+   * the file write, but the new owner's own writes queue behind this one on the same lock, so
+   * nothing of the old owner's can follow them.
+   */
+  async put(event: NewRunEvent, options: FencedWrite = {}): Promise<RunEvent> {
     this.validate(event);
-    return this.locks.runExclusive(event.thread_id, () => this.appendOne(event));
+    return this.locks.runExclusive(event.thread_id, () => {
+      assertFence(this.owners, options.fence, "append a run event");
+      return this.appendOne(event);
+    });
   }
 
-  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  async putBatch(events: readonly NewRunEvent[], options: FencedWrite = {}): Promise<RunEvent[]> {
     for (const event of events) this.validate(event);
     if (events.length === 0) return [];
     return runExclusiveAll(
       this.locks,
       events.map((event) => event.thread_id),
-      () => this.appendLocked(events),
+      () => {
+        assertFence(this.owners, options.fence, "append run events");
+        return this.appendLocked(events);
+      },
     );
   }
 
@@ -88,6 +104,7 @@ export class JsonlRunEventStore implements RunEventStore {
   ): Promise<PutIfAbsentResult> {
     this.validate(event);
     return this.locks.runExclusive(event.thread_id, async () => {
+      assertFence(this.owners, options.fence, `write ${event.event_type}`);
       const existing = (await this.readRun(event.thread_id, event.run_id)).find(
         (stored) => stored.event_type === event.event_type,
       );
@@ -97,6 +114,7 @@ export class JsonlRunEventStore implements RunEventStore {
           `Refused to write ${event.event_type} for run ${event.run_id}: its guard failed.`,
         );
       }
+      assertFence(this.owners, options.fence, `write ${event.event_type}`);
       return { event: await this.appendOne(event), created: true };
     });
   }

@@ -13,7 +13,13 @@ import {
   type RunEvent,
   type RunEventStore,
 } from "../../runtime/run-event-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
 import type { MemoryStoreOptions } from "./run-store.js";
+
+export interface MemoryRunEventStoreOptions extends MemoryStoreOptions {
+  /** The run rows that fenced writes are checked against (the paired run store). */
+  owners?: RunOwnership;
+}
 
 const DEFAULT_EVENT_LIMIT = 500;
 const DEFAULT_MESSAGE_LIMIT = 50;
@@ -139,18 +145,23 @@ export class MemoryRunEventStore implements RunEventStore {
   private readonly threads = new Map<string, ThreadLog>();
   private readonly locks = new KeyedMutex<string>();
   private readonly clock: Clock;
+  private readonly owners: RunOwnership | undefined;
 
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(options: MemoryRunEventStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.owners = options.owners;
   }
 
-  async put(event: NewRunEvent): Promise<RunEvent> {
+  async put(event: NewRunEvent, options: FencedWrite = {}): Promise<RunEvent> {
     validateNewEvent(event);
     const prepared = this.prepare(event);
-    return this.locks.runExclusive(event.thread_id, () => structuredClone(this.append(prepared)));
+    return this.locks.runExclusive(event.thread_id, () => {
+      assertFence(this.owners, options.fence, "append a run event");
+      return structuredClone(this.append(prepared));
+    });
   }
 
-  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+  async putBatch(events: readonly NewRunEvent[], options: FencedWrite = {}): Promise<RunEvent[]> {
     for (const event of events) validateNewEvent(event);
     if (events.length === 0) return [];
     // Everything that can throw (cloning) happens before the first append: all-or-nothing.
@@ -158,7 +169,11 @@ export class MemoryRunEventStore implements RunEventStore {
     return runExclusiveAll(
       this.locks,
       events.map((event) => event.thread_id),
-      () => prepared.map((event) => structuredClone(this.append(event))),
+      () => {
+        // Checked and appended in one synchronous step: a takeover cannot come in between.
+        assertFence(this.owners, options.fence, "append run events");
+        return prepared.map((event) => structuredClone(this.append(event)));
+      },
     );
   }
 
@@ -169,6 +184,7 @@ export class MemoryRunEventStore implements RunEventStore {
     validateNewEvent(event);
     const prepared = this.prepare(event);
     return this.locks.runExclusive(event.thread_id, async () => {
+      assertFence(this.owners, options.fence, `write ${event.event_type}`);
       const existing = this.findSingleton(event);
       if (existing) return { event: structuredClone(existing), created: false };
       if (options.guard && !(await options.guard())) {
@@ -177,6 +193,8 @@ export class MemoryRunEventStore implements RunEventStore {
         );
       }
       // The guard awaited, but under the lock: no writer of this thread can have run meanwhile.
+      // The owner may have changed during that await, though: check it again with the append.
+      assertFence(this.owners, options.fence, `write ${event.event_type}`);
       return { event: structuredClone(this.append(prepared)), created: true };
     });
   }

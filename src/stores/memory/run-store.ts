@@ -23,6 +23,12 @@ import {
   type RunRow,
   type RunStatus,
 } from "../../runtime/run-types.js";
+import {
+  type FencedWrite,
+  ownershipLost,
+  type RunOwnership,
+  type WriteFence,
+} from "../../runtime/write-fence.js";
 
 const CANCELLED_BY_NEWER_RUN = "Cancelled by newer run";
 const MAX_CONVENIENCE_MESSAGE_CHARS = 2000;
@@ -38,7 +44,7 @@ export interface MemoryStoreOptions {
  * Run rows in a map. Every method reads and writes synchronously between its awaits, so each
  * guarded write is as atomic as the single conditional UPDATE of the SQL store.
  */
-export class MemoryRunStore implements RunStore {
+export class MemoryRunStore implements RunStore, RunOwnership {
   private readonly rows = new Map<string, RunRow>();
   /** Insertion order breaks ties between rows created in the same millisecond. */
   private readonly insertionOrder = new Map<string, number>();
@@ -93,6 +99,16 @@ export class MemoryRunStore implements RunStore {
     return { kind: "admitted", row: copyRow(row), interrupted: toInterrupt.map(copyRow) };
   }
 
+  ownerOf(runId: string): string | null | undefined {
+    const row = this.rows.get(runId);
+    return row === undefined ? undefined : row.owner_worker_id;
+  }
+
+  /** A fenced write's check, in the same synchronous step as the write it guards. */
+  private checkFence(fence: WriteFence | undefined, what: string): void {
+    if (fence && this.ownerOf(fence.runId) !== fence.workerId) throw ownershipLost(fence, what);
+  }
+
   async get(runId: string, scope: OwnerScope = {}): Promise<RunRow | null> {
     const row = this.rows.get(runId);
     return row && ownedBy(row, scope) ? copyRow(row) : null;
@@ -131,13 +147,15 @@ export class MemoryRunStore implements RunStore {
     status: RunStatus,
     update: StatusUpdate = {},
   ): Promise<boolean | null> {
+    this.checkFence(update.fence, "update the status");
     const row = this.rows.get(runId);
     if (!row || !UPDATABLE_STATUSES.includes(row.status)) return false;
     this.applyStatus(row, status, update);
     return true;
   }
 
-  async startRun(runId: string, now: string): Promise<boolean> {
+  async startRun(runId: string, now: string, options: FencedWrite = {}): Promise<boolean> {
+    this.checkFence(options.fence, "start");
     const row = this.rows.get(runId);
     if (row?.status !== "pending" || row.queued) return false;
     row.status = "running";
@@ -150,6 +168,7 @@ export class MemoryRunStore implements RunStore {
     status: RunStatus,
     update: StatusUpdate = {},
   ): Promise<FinalizeResult> {
+    this.checkFence(update.fence, "finalize");
     const row = this.rows.get(runId);
     if (!row || !isActiveStatus(row.status) || row.cancel_action !== null) {
       return { finalized: false, cancelAction: row?.cancel_action ?? null };
@@ -252,29 +271,45 @@ export class MemoryRunStore implements RunStore {
     status: RunStatus,
     completion: Partial<RunCompletionData> & StatusUpdate,
   ): Promise<boolean> {
+    this.checkFence(completion.fence, "record the completion");
     const row = this.rows.get(runId);
     if (!row || !completionAllowed(row.status, status)) return false;
-    const { error, stopReason, ...data } = completion;
+    const { error, stopReason, fence: _fence, ...data } = completion;
     applyCompletionData(row, data);
     this.applyStatus(row, status, { error, stopReason });
     return true;
   }
 
-  async updateRunProgress(runId: string, progress: Partial<RunCompletionData>): Promise<void> {
+  async updateRunProgress(
+    runId: string,
+    progress: Partial<RunCompletionData>,
+    options: FencedWrite = {},
+  ): Promise<void> {
+    this.checkFence(options.fence, "record progress");
     const row = this.rows.get(runId);
     if (row?.status !== "running") return;
     applyCompletionData(row, progress);
     row.updated_at = this.now();
   }
 
-  async updateModelName(runId: string, modelName: string): Promise<void> {
+  async updateModelName(
+    runId: string,
+    modelName: string,
+    options: FencedWrite = {},
+  ): Promise<void> {
+    this.checkFence(options.fence, "record the model name");
     const row = this.rows.get(runId);
     if (!row) return;
     row.model_name = modelName;
     row.updated_at = this.now();
   }
 
-  async updateEvidenceSeal(runId: string, seal: EvidenceSeal): Promise<boolean> {
+  async updateEvidenceSeal(
+    runId: string,
+    seal: EvidenceSeal,
+    options: FencedWrite = {},
+  ): Promise<boolean> {
+    this.checkFence(options.fence, "seal the evidence");
     const row = this.rows.get(runId);
     if (!row) return false;
     row.evidence_seal_state = seal.state;

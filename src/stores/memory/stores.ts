@@ -6,7 +6,7 @@ import { MemoryThreadStore } from "./thread-store.js";
 /** The process-local stores behind `database.backend: memory` and most tests. */
 export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores {
   const runs = new MemoryRunStore(options);
-  const events = new MemoryRunEventStore(options);
+  const events = new MemoryRunEventStore({ ...options, owners: runs });
   const threads = new MemoryThreadStore(options);
   return {
     runs,

@@ -10,6 +10,7 @@ import type {
   SubscribeOptions,
   WatchItem,
 } from "../../runtime/stream-bridge.js";
+import { type FencedWrite, ownershipLost } from "../../runtime/write-fence.js";
 
 export interface MemoryStreamBridgeOptions {
   /** Events retained per run; older ones are evicted and a cursor into them gets a gap. */
@@ -28,6 +29,8 @@ interface RunStream {
   events: StreamEvent[];
   startOffset: number;
   ended: boolean;
+  /** The worker whose fenced publishes the stream accepts (null until one publishes). */
+  writer: string | null;
   /** Set when cleanup or close removed this stream; its subscribers stop after draining. */
   dropped: boolean;
   lease: ProducerLeaseState | undefined;
@@ -60,8 +63,20 @@ export class MemoryStreamBridge implements StreamBridge {
     this.clock = options.clock ?? systemClock;
   }
 
-  async publish(runId: string, event: string, data: unknown): Promise<string> {
+  async publish(
+    runId: string,
+    event: string,
+    data: unknown,
+    options: FencedWrite = {},
+  ): Promise<string> {
     const stream = this.streamFor(runId);
+    const { fence } = options;
+    if (fence) {
+      if (stream.ended || (stream.writer !== null && stream.writer !== fence.workerId)) {
+        throw ownershipLost(fence, "publish to the stream");
+      }
+      stream.writer = fence.workerId;
+    }
     const seq = stream.startOffset + stream.events.length;
     const id = `${this.clock.now().getTime()}-${seq}`;
     stream.events.push({ id, event, data });
@@ -74,9 +89,10 @@ export class MemoryStreamBridge implements StreamBridge {
     return id;
   }
 
-  async publishEnd(runId: string): Promise<void> {
+  async publishEnd(runId: string, options: FencedWrite = {}): Promise<void> {
     const stream = this.streamFor(runId);
     if (stream.ended) return;
+    if (options.fence) stream.writer = options.fence.workerId;
     stream.ended = true;
     wake(stream);
   }
@@ -216,6 +232,7 @@ export class MemoryStreamBridge implements StreamBridge {
         events: [],
         startOffset: 0,
         ended: false,
+        writer: null,
         dropped: false,
         lease: undefined,
         watchers: new Set(),

@@ -16,6 +16,7 @@ import type {
   StreamItem,
   SubscribeOptions,
 } from "../../runtime/stream-bridge.js";
+import { type FencedWrite, ownershipLost } from "../../runtime/write-fence.js";
 import {
   closeConnection,
   openConnection,
@@ -32,7 +33,12 @@ import {
 } from "./producer-lease.js";
 import { encodeEventData } from "./stream-entries.js";
 import { formatEventId, newEpoch } from "./stream-ids.js";
-import { PUBLISH_END, PUBLISH_EVENT } from "./stream-scripts.js";
+import {
+  PUBLISH_END,
+  PUBLISH_EVENT,
+  PUBLISH_FENCED_END,
+  PUBLISH_FENCED_EVENT,
+} from "./stream-scripts.js";
 import { subscribeToStream } from "./subscription.js";
 
 interface CommonOptions {
@@ -96,31 +102,51 @@ export class RedisStreamBridge implements StreamBridge {
     this.commands = openConnection(this.factory, "commands");
   }
 
-  async publish(runId: string, event: string, data: unknown): Promise<string> {
+  async publish(
+    runId: string,
+    event: string,
+    data: unknown,
+    options: FencedWrite = {},
+  ): Promise<string> {
     const json = encodeEventData(data);
+    const { fence } = options;
     const reply = await this.command("publish to", runId, () =>
-      PUBLISH_EVENT.run(this.commands, this.keysOf(runId), [
-        this.queueMaxSize,
-        this.ttlSeconds,
-        event,
-        json,
-        newEpoch(),
-      ]),
+      fence
+        ? PUBLISH_FENCED_EVENT.run(
+            this.commands,
+            [...this.keysOf(runId), this.writerKey(runId)],
+            [this.queueMaxSize, this.ttlSeconds, event, json, fence.workerId, newEpoch()],
+          )
+        : PUBLISH_EVENT.run(this.commands, this.keysOf(runId), [
+            this.queueMaxSize,
+            this.ttlSeconds,
+            event,
+            json,
+            newEpoch(),
+          ]),
     );
+    if (fence && reply === 0) throw ownershipLost(fence, "publish to the stream");
     if (!Array.isArray(reply) || typeof reply[0] !== "string" || typeof reply[1] !== "string") {
       throw new StoreError(`Redis answered a publish to run ${runId} without an entry id.`);
     }
     return formatEventId(reply[0], reply[1]);
   }
 
-  async publishEnd(runId: string): Promise<void> {
+  async publishEnd(runId: string, options: FencedWrite = {}): Promise<void> {
+    const { fence } = options;
     // One more slot than the window, so the end marker never evicts the oldest retained event.
     await this.command("end", runId, () =>
-      PUBLISH_END.run(this.commands, this.keysOf(runId), [
-        this.queueMaxSize + 1,
-        this.ttlSeconds,
-        newEpoch(),
-      ]),
+      fence
+        ? PUBLISH_FENCED_END.run(
+            this.commands,
+            [...this.keysOf(runId), this.writerKey(runId)],
+            [this.queueMaxSize + 1, this.ttlSeconds, fence.workerId, newEpoch()],
+          )
+        : PUBLISH_END.run(this.commands, this.keysOf(runId), [
+            this.queueMaxSize + 1,
+            this.ttlSeconds,
+            newEpoch(),
+          ]),
     );
   }
 
@@ -217,6 +243,11 @@ export class RedisStreamBridge implements StreamBridge {
   /** The run's producer-lease hash key. */
   leaseKey(runId: string): string {
     return `${this.streamKey(runId)}:producer`;
+  }
+
+  /** The worker whose fenced publishes the run's stream accepts; outlives `cleanup` (TTL). */
+  writerKey(runId: string): string {
+    return `${this.streamKey(runId)}:writer`;
   }
 
   private keysOf(runId: string): [string, string] {

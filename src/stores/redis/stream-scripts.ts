@@ -9,6 +9,10 @@
  * incarnation.
  *
  * KEYS[1] = stream, KEYS[2] = producer-lease hash; ARGV[1] = MAXLEN, ARGV[2] = TTL seconds (0 = none).
+ *
+ * The fenced forms add KEYS[3] = the stream's writer (the worker id whose publishes it accepts).
+ * `cleanup` leaves that key to its TTL, so a writer fenced out stays fenced out after the stream
+ * itself was dropped.
  */
 import { LuaScript } from "./lua-script.js";
 
@@ -47,6 +51,62 @@ local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
 ${REFRESH_TTL}
 return {id, epoch}`,
   2,
+);
+
+const NEWEST_IS_END = `
+local ended = false
+if newest[1] then
+  local fields = newest[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'kind' and fields[i + 1] == 'end' then ended = true end
+  end
+end
+`;
+
+/** A week: how long a writer key lives when streams have no TTL. */
+const WRITER_TTL_FALLBACK_SECONDS = 604_800;
+
+/** ARGV[n] = the writer's worker id: KEYS[3] names it from now on. */
+function claimWriter(n: number): string {
+  return `
+redis.call('SET', KEYS[3], ARGV[${n}])
+local writerTtl = tonumber(ARGV[2])
+if writerTtl <= 0 then writerTtl = ${WRITER_TTL_FALLBACK_SECONDS} end
+redis.call('EXPIRE', KEYS[3], writerTtl)
+`;
+}
+
+/**
+ * ARGV[3] = event name, ARGV[4] = JSON data, ARGV[5] = the writer's worker id, ARGV[6] = candidate
+ * epoch. Returns {new entry's id, the stream's epoch}, or 0 (nothing appended) once the stream
+ * ended or KEYS[3] names another writer.
+ */
+export const PUBLISH_FENCED_EVENT = new LuaScript(
+  `${previousEntry(6)}${NEWEST_IS_END}
+if ended then return 0 end
+local writer = redis.call('GET', KEYS[3])
+if writer and writer ~= ARGV[5] then return 0 end
+${claimWriter(5)}
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
+  'kind', 'event', 'event', ARGV[3], 'data', ARGV[4], 'prev', prev, 'epoch', epoch)
+${REFRESH_TTL}
+return {id, epoch}`,
+  3,
+);
+
+/**
+ * As PUBLISH_END, and ARGV[3] (the ending worker) becomes the writer with the end marker.
+ * ARGV[4] = candidate epoch.
+ */
+export const PUBLISH_FENCED_END = new LuaScript(
+  `${previousEntry(4)}${NEWEST_IS_END}
+if ended then return prev end
+${claimWriter(3)}
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*',
+  'kind', 'end', 'prev', prev, 'epoch', epoch)
+${REFRESH_TTL}
+return id`,
+  3,
 );
 
 /**

@@ -20,6 +20,7 @@ import type {
   RunEvent,
   RunEventStore,
 } from "../../runtime/run-event-store.js";
+import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
 import { lockThreadEvents } from "./advisory-locks.js";
 import { toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
@@ -71,8 +72,13 @@ const ENCODE_SLICE = 256;
  */
 const insertTexts = new Map<string, string>();
 
-function insertText(dialect: SqlDialectName, rows: number, returning: boolean): string {
-  const key = `${dialect}:${rows}:${returning}`;
+function insertText(
+  dialect: SqlDialectName,
+  rows: number,
+  returning: boolean,
+  fenced: boolean,
+): string {
+  const key = `${dialect}:${rows}:${returning}:${fenced}`;
   const cached = insertTexts.get(key);
   if (cached !== undefined) return cached;
   const width = INSERT_COLUMNS.length - 1;
@@ -89,10 +95,44 @@ function insertText(dialect: SqlDialectName, rows: number, returning: boolean): 
     dialect === "sqlite"
       ? `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, b.m + v.column9 from ${base}, (values ${tuples.join(", ")}) as v`
       : `insert into run_events (${INSERT_COLUMNS.join(", ")}) select v.c1, v.c2, v.c3, v.c4, v.c5, v.c6, v.c7::jsonb, v.c8::timestamptz, b.m + v.n from ${base.replace("?", "$1")}, (values ${tuples.join(", ")}) as v(c1, c2, c3, c4, c5, c6, c7, c8, n)`;
-  const full = `${text}${returning ? " returning seq" : ""}`;
+  const fence = fenced ? ` where ${ownedByWriter(dialect, rows * width + 2)}` : "";
+  const full = `${text}${fence}${returning ? " returning seq" : ""}`;
   // PostgreSQL's remainders come in any size (see `postgresChunkSizes`): only full chunks repeat.
   if (dialect === "sqlite" || rows === MAX_INSERT_ROWS.postgres) insertTexts.set(key, full);
   return full;
+}
+
+/**
+ * The write fence inside an INSERT … SELECT: rows are inserted only while the run's row names the
+ * writer as its owner. Its two parameters (run id, worker id) come last; `first` is PostgreSQL's
+ * number of the first.
+ */
+function ownedByWriter(dialect: SqlDialectName, first: number): string {
+  const [run, worker] = dialect === "sqlite" ? ["?", "?"] : [`$${first}`, `$${first + 1}`];
+  return `exists (select 1 from runs where run_id = ${run} and owner_worker_id = ${worker})`;
+}
+
+/**
+ * The fence's read, first in the write's transaction: the owner it saw, and on PostgreSQL a share
+ * lock on the run's row until commit, so a takeover (an UPDATE of that row) waits for the write or
+ * the write sees the new owner. SQLite's write transaction serializes both anyway.
+ */
+function fenceReadQuery(dialect: SqlDialectName, fence: WriteFence): CompiledQuery {
+  return dialect === "sqlite"
+    ? CompiledQuery.raw("select owner_worker_id from runs where run_id = ?", [fence.runId])
+    : CompiledQuery.raw("select owner_worker_id from runs where run_id = $1 for share", [
+        fence.runId,
+      ]);
+}
+
+/** Throws unless the fence's read found the writer as the owner. */
+function checkFenceRead(
+  result: QueryResult<unknown> | undefined,
+  fence: WriteFence,
+  what: string,
+): void {
+  const [row] = (result?.rows ?? []) as Array<{ owner_worker_id: string | null }>;
+  if (row?.owner_worker_id !== fence.workerId) throw ownershipLost(fence, what);
 }
 
 /**
@@ -110,6 +150,7 @@ function insertChunk(
   threadId: string,
   chunk: readonly EncodedEvent[],
   returning: boolean,
+  fence: WriteFence | undefined,
 ): CompiledQuery {
   const params: Array<string | null> = [threadId];
   for (const event of chunk) {
@@ -124,7 +165,11 @@ function insertChunk(
       event.created_at,
     );
   }
-  return CompiledQuery.raw(insertText(dialect, chunk.length, returning), params);
+  if (fence) params.push(fence.runId, fence.workerId);
+  return CompiledQuery.raw(
+    insertText(dialect, chunk.length, returning, fence !== undefined),
+    params,
+  );
 }
 
 /** PostgreSQL's per-thread event lock, the one `lockThreadEvents` takes, as a statement. */
@@ -137,21 +182,26 @@ function threadEventsLock(threadId: string): CompiledQuery {
  * at the thread's next seq; returns the seq it took, or no row. On PostgreSQL the bound values of
  * an INSERT … SELECT carry no column types, hence the casts.
  */
-function insertSingletonQuery(dialect: SqlDialectName, event: EncodedEvent): CompiledQuery {
+function insertSingletonQuery(
+  dialect: SqlDialectName,
+  event: EncodedEvent,
+  fence: WriteFence | undefined,
+): CompiledQuery {
   const columns = INSERT_COLUMNS.join(", ");
+  const fenced = fence ? `\nand ${ownedByWriter(dialect, 9)}` : "";
   const text =
     dialect === "sqlite"
       ? `insert into run_events (${columns})
 select ?, ?, ?, ?, ?, ?, ?, ?,
   (select coalesce(max(seq), 0) + 1 from run_events where thread_id = ?)
-where not exists (select 1 from run_events where thread_id = ? and run_id = ? and event_type = ?)
+where not exists (select 1 from run_events where thread_id = ? and run_id = ? and event_type = ?)${fenced}
 returning seq`
       : `insert into run_events (${columns})
 select $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::timestamptz,
   (select coalesce(max(seq), 0) + 1 from run_events where thread_id = $1::text)
 where not exists (
   select 1 from run_events where thread_id = $1::text and run_id = $2::text and event_type = $4::text
-)
+)${fenced}
 returning seq`;
   const values = [
     event.thread_id,
@@ -167,6 +217,7 @@ returning seq`;
     dialect === "sqlite"
       ? [...values, event.thread_id, event.thread_id, event.run_id, event.event_type]
       : values;
+  if (fence) params.push(fence.runId, fence.workerId);
   return CompiledQuery.raw(text, params);
 }
 
@@ -178,6 +229,8 @@ interface PreparedBatch {
   statements: CompiledQuery[];
   /** The statement whose answer holds the thread's new max seq. */
   maxSeqAt: Map<string, number>;
+  /** The fence's read, when the batch is fenced. */
+  fenceAt: number | null;
 }
 
 /** What a written batch needs to hand out stored envelopes. */
@@ -236,8 +289,8 @@ export class SqlRunEventStore implements RunEventStore {
     return this.database.executor();
   }
 
-  async put(event: NewRunEvent): Promise<RunEvent> {
-    const written = await this.writeBatch([event]);
+  async put(event: NewRunEvent, options: FencedWrite = {}): Promise<RunEvent> {
+    const written = await this.writeBatch([event], options.fence);
     const [encoded] = written?.encoded ?? [];
     const seq = written?.firstSeqs.get(event.thread_id);
     if (encoded === undefined || seq === undefined) {
@@ -246,8 +299,8 @@ export class SqlRunEventStore implements RunEventStore {
     return storedEnvelope(encoded, seq);
   }
 
-  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
-    const written = await this.writeBatch(events);
+  async putBatch(events: readonly NewRunEvent[], options: FencedWrite = {}): Promise<RunEvent[]> {
+    const written = await this.writeBatch(events, options.fence);
     if (written === null) return [];
     // A batch of the same threads that waited for the lock (a journal's next one) got it as this
     // one let go and is on its way to the database within this tick: build the envelopes after
@@ -275,21 +328,26 @@ export class SqlRunEventStore implements RunEventStore {
    * written (the journal) has them written in that order, and the next one is ready to go the
    * moment the lock passes to it.
    */
-  private writeBatch(events: readonly NewRunEvent[]): Promise<WrittenBatch | null> {
+  private writeBatch(
+    events: readonly NewRunEvent[],
+    fence: WriteFence | undefined,
+  ): Promise<WrittenBatch | null> {
     if (events.length === 0) return Promise.resolve(null);
     const threadIds = [...new Set(events.map((event) => event.thread_id))].sort();
-    const prepared = this.prepareBatch(events);
+    const prepared = this.prepareBatch(events, fence);
     // Observed inside the lock; this keeps a rejection from counting as unhandled meanwhile.
     prepared.catch(() => undefined);
     return this.withLocalThreadLocks(threadIds, async () => {
       // Invalid input rejects here, before anything is written: all-or-nothing.
-      const { encoded, rowsOf, statements, maxSeqAt } = await prepared;
+      const { encoded, rowsOf, statements, maxSeqAt, fenceAt } = await prepared;
       let results: QueryResult<unknown>[];
       try {
         results = await this.database.executeBatch(statements);
       } catch (error) {
         throw toStoreError(error, "append run events");
       }
+      // A failed fence inserted nothing (every chunk carries it): refuse the whole batch.
+      if (fence && fenceAt !== null) checkFenceRead(results[fenceAt], fence, "append run events");
       // The thread's rows took the seqs up to its new max, in batch order.
       const firstSeqs = new Map<string, number>();
       for (const [threadId, index] of maxSeqAt) {
@@ -307,7 +365,10 @@ export class SqlRunEventStore implements RunEventStore {
    * batch waits for its lock, so little is left between one batch's reply and the next one's
    * start. Rejects on any event the tables cannot hold.
    */
-  private async prepareBatch(events: readonly NewRunEvent[]): Promise<PreparedBatch> {
+  private async prepareBatch(
+    events: readonly NewRunEvent[],
+    fence: WriteFence | undefined,
+  ): Promise<PreparedBatch> {
     const now = isoNow(this.clock);
     const encoded: EncodedEvent[] = [];
     for (const event of events) {
@@ -325,6 +386,8 @@ export class SqlRunEventStore implements RunEventStore {
     const { dialect } = this.database;
     const statements: CompiledQuery[] =
       dialect === "postgres" ? [...byThread.keys()].sort().map(threadEventsLock) : [];
+    const fenceAt = fence ? statements.length : null;
+    if (fence) statements.push(fenceReadQuery(dialect, fence));
     // Where each thread's new max seq comes back: PostgreSQL, the thread's last (smallest) chunk
     // returns its seqs; SQLite, a max-seq read after the thread's chunks.
     const maxSeqAt = new Map<string, number>();
@@ -337,7 +400,9 @@ export class SqlRunEventStore implements RunEventStore {
       sizes.forEach((size, index) => {
         const returning = dialect === "postgres" && index === sizes.length - 1;
         if (returning) maxSeqAt.set(threadId, statements.length);
-        statements.push(insertChunk(dialect, threadId, rows.slice(start, start + size), returning));
+        statements.push(
+          insertChunk(dialect, threadId, rows.slice(start, start + size), returning, fence),
+        );
         start += size;
       });
       if (dialect === "sqlite") {
@@ -345,7 +410,7 @@ export class SqlRunEventStore implements RunEventStore {
         statements.push(maxSeqQuery(threadId));
       }
     }
-    return { encoded, rowsOf, statements, maxSeqAt };
+    return { encoded, rowsOf, statements, maxSeqAt, fenceAt };
   }
 
   /**
@@ -360,8 +425,13 @@ export class SqlRunEventStore implements RunEventStore {
   ): Promise<PutIfAbsentResult> {
     const encoded = encodeEvent(event, isoNow(this.clock));
     const threadId = encoded.thread_id;
-    if (options.guard === undefined) return this.putSingletonInOneBatch(encoded);
+    const { fence } = options;
+    if (options.guard === undefined) return this.putSingletonInOneBatch(encoded, fence);
     return this.withThreadLocks([threadId], "append a run event", async (trx) => {
+      if (fence) {
+        const read = await trx.executeQuery(fenceReadQuery(this.database.dialect, fence));
+        checkFenceRead(read, fence, `write ${encoded.event_type}`);
+      }
       const existing = await trx
         .selectFrom("run_events")
         .selectAll()
@@ -385,17 +455,22 @@ export class SqlRunEventStore implements RunEventStore {
     });
   }
 
-  private async putSingletonInOneBatch(encoded: EncodedEvent): Promise<PutIfAbsentResult> {
+  private async putSingletonInOneBatch(
+    encoded: EncodedEvent,
+    fence: WriteFence | undefined,
+  ): Promise<PutIfAbsentResult> {
     const { dialect } = this.database;
     const threadId = encoded.thread_id;
     const statements: CompiledQuery[] = dialect === "postgres" ? [threadEventsLock(threadId)] : [];
+    const fenceAt = fence ? statements.length : null;
+    if (fence) statements.push(fenceReadQuery(dialect, fence));
     statements.push(
       sqlStatement(
         dialect,
         "select * from run_events where thread_id = ? and run_id = ? and event_type = ? order by seq limit 1",
         [threadId, encoded.run_id, encoded.event_type],
       ),
-      insertSingletonQuery(dialect, encoded),
+      insertSingletonQuery(dialect, encoded, fence),
     );
     const results = await this.withLocalThreadLocks([threadId], async () => {
       try {
@@ -404,6 +479,9 @@ export class SqlRunEventStore implements RunEventStore {
         throw toStoreError(error, "append a run event");
       }
     });
+    if (fence && fenceAt !== null) {
+      checkFenceRead(results[fenceAt], fence, `write ${encoded.event_type}`);
+    }
     const [existing] = (results.at(-2)?.rows ?? []) as Array<Selectable<RunEventsTable>>;
     if (existing !== undefined) return { event: runEventFromDb(existing), created: false };
     const [inserted] = (results.at(-1)?.rows ?? []) as Array<{ seq: number | string }>;

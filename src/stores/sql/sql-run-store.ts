@@ -23,6 +23,7 @@ import {
   type RunStatus,
   TERMINAL_RUN_STATUSES,
 } from "../../runtime/run-types.js";
+import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
 import { admissionLockQuery } from "./advisory-locks.js";
 import { secondsBefore, toDbTimestamp } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
@@ -77,6 +78,13 @@ function statusAssignments(
   return { set: columns.join(", "), params };
 }
 
+/** The fence as a WHERE condition and its parameter (none without a fence). */
+function fenceClause(fence: WriteFence | undefined): { where: string; params: unknown[] } {
+  return fence
+    ? { where: " and owner_worker_id = ?", params: [fence.workerId] }
+    : { where: "", params: [] };
+}
+
 const changed = (result: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): number =>
   Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
 
@@ -116,6 +124,20 @@ export class SqlRunStore implements RunStore {
 
   private now(): string {
     return isoNow(this.clock);
+  }
+
+  /**
+   * After a fenced UPDATE changed nothing: was it the fence? The UPDATE decided atomically; this
+   * read only explains its answer (an owner that changed since then was lost all the same).
+   */
+  private async explainRefusal(fence: WriteFence | undefined, what: string): Promise<void> {
+    if (!fence) return;
+    const record = await this.db
+      .selectFrom("runs")
+      .select("owner_worker_id")
+      .where("run_id", "=", fence.runId)
+      .executeTakeFirst();
+    if (record?.owner_worker_id !== fence.workerId) throw ownershipLost(fence, what);
   }
 
   private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
@@ -221,32 +243,37 @@ export class SqlRunStore implements RunStore {
     return this.wrap("update a run's status", async () => {
       try {
         const { set, params } = statusAssignments(status, update, this.now());
+        const fence = fenceClause(update.fence);
         const result = await this.db.executeQuery(
           sqlStatement(
             this.database.dialect,
-            `update runs set ${set} where run_id = ? and status in ${UPDATABLE}`,
-            [...params, runId],
+            `update runs set ${set} where run_id = ? and status in ${UPDATABLE}${fence.where}`,
+            [...params, runId, ...fence.params],
           ),
         );
-        return affectedRows(result) > 0;
+        if (affectedRows(result) > 0) return true;
       } catch (error) {
         // Reactivating a row while the thread has another active one: provably nothing changed.
-        if (isUniqueViolation(error)) return false;
-        throw error;
+        if (!isUniqueViolation(error)) throw error;
       }
+      await this.explainRefusal(update.fence, "update the status");
+      return false;
     });
   }
 
-  startRun(runId: string, now: string): Promise<boolean> {
+  startRun(runId: string, now: string, options: FencedWrite = {}): Promise<boolean> {
     return this.wrap("start a run", async () => {
+      const fence = fenceClause(options.fence);
       const result = await this.db.executeQuery(
         sqlStatement(
           this.database.dialect,
-          "update runs set status = 'running', updated_at = ? where run_id = ? and status = 'pending' and queued = ?",
-          [toDbTimestamp(now, "now"), runId, false],
+          `update runs set status = 'running', updated_at = ? where run_id = ? and status = 'pending' and queued = ?${fence.where}`,
+          [toDbTimestamp(now, "now"), runId, false, ...fence.params],
         ),
       );
-      return affectedRows(result) > 0;
+      if (affectedRows(result) > 0) return true;
+      await this.explainRefusal(options.fence, "start");
+      return false;
     });
   }
 
@@ -257,14 +284,16 @@ export class SqlRunStore implements RunStore {
   ): Promise<FinalizeResult> {
     return this.wrap("finalize a run", async () => {
       const { set, params } = statusAssignments(status, update, this.now());
+      const fence = fenceClause(update.fence);
       const result = await this.db.executeQuery(
         sqlStatement(
           this.database.dialect,
-          `update runs set ${set} where run_id = ? and status in ${ACTIVE} and cancel_action is null`,
-          [...params, runId],
+          `update runs set ${set} where run_id = ? and status in ${ACTIVE} and cancel_action is null${fence.where}`,
+          [...params, runId, ...fence.params],
         ),
       );
       if (affectedRows(result) > 0) return { finalized: true, cancelAction: null };
+      await this.explainRefusal(update.fence, "finalize");
       return { finalized: false, cancelAction: await this.cancelActionOf(runId) };
     });
   }
@@ -427,7 +456,8 @@ export class SqlRunStore implements RunStore {
     completion: Partial<RunCompletionData> & StatusUpdate,
   ): Promise<boolean> {
     return this.wrap("record a run's completion", async () => {
-      const { error, stopReason, ...data } = completion;
+      const { error, stopReason, fence: runFence, ...data } = completion;
+      const fence = fenceClause(runFence);
       const sources: RunStatus[] = [...ACTIVE_RUN_STATUSES, status];
       if (status === "error") sources.push("interrupted");
       const counters = Object.entries(completionToDb(data));
@@ -436,41 +466,58 @@ export class SqlRunStore implements RunStore {
       const result = await this.db.executeQuery(
         sqlStatement(
           this.database.dialect,
-          `update runs set ${assignments} where run_id = ? and status in ${sqlWordList(sources)}`,
-          [...counters.map(([, value]) => value), ...params, runId],
+          `update runs set ${assignments} where run_id = ? and status in ${sqlWordList(sources)}${fence.where}`,
+          [...counters.map(([, value]) => value), ...params, runId, ...fence.params],
         ),
       );
-      return affectedRows(result) > 0;
+      if (affectedRows(result) > 0) return true;
+      await this.explainRefusal(runFence, "record the completion");
+      return false;
     });
   }
 
-  updateRunProgress(runId: string, progress: Partial<RunCompletionData>): Promise<void> {
+  updateRunProgress(
+    runId: string,
+    progress: Partial<RunCompletionData>,
+    options: FencedWrite = {},
+  ): Promise<void> {
     return this.wrap("record a run's progress", async () => {
-      await this.db
+      const { fence } = options;
+      const result = await this.db
         .updateTable("runs")
         .set({ ...completionToDb(progress), updated_at: this.now() })
         .where("run_id", "=", runId)
         .where("status", "=", "running")
-        .execute();
+        .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
+        .executeTakeFirst();
+      if (changed(result) === 0) await this.explainRefusal(fence, "record progress");
     });
   }
 
-  updateModelName(runId: string, modelName: string): Promise<void> {
+  updateModelName(runId: string, modelName: string, options: FencedWrite = {}): Promise<void> {
     return this.wrap("record a run's model", async () => {
-      await this.db
+      const { fence } = options;
+      const result = await this.db
         .updateTable("runs")
         .set({ model_name: truncateModelName(modelName), updated_at: this.now() })
         .where("run_id", "=", runId)
-        .execute();
+        .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
+        .executeTakeFirst();
+      if (changed(result) === 0) await this.explainRefusal(fence, "record the model name");
     });
   }
 
-  updateEvidenceSeal(runId: string, seal: EvidenceSeal): Promise<boolean> {
+  updateEvidenceSeal(
+    runId: string,
+    seal: EvidenceSeal,
+    options: FencedWrite = {},
+  ): Promise<boolean> {
     return this.wrap("seal a run's evidence", async () => {
+      const fence = fenceClause(options.fence);
       const result = await this.db.executeQuery(
         sqlStatement(
           this.database.dialect,
-          "update runs set evidence_seal_state = ?, evidence_seal_error = ?, evidence_upper_seq = ?, evidence_event_count = ?, updated_at = ? where run_id = ?",
+          `update runs set evidence_seal_state = ?, evidence_seal_error = ?, evidence_upper_seq = ?, evidence_event_count = ?, updated_at = ? where run_id = ?${fence.where}`,
           [
             seal.state,
             seal.error ?? null,
@@ -478,10 +525,13 @@ export class SqlRunStore implements RunStore {
             seal.eventCount ?? null,
             this.now(),
             runId,
+            ...fence.params,
           ],
         ),
       );
-      return affectedRows(result) > 0;
+      if (affectedRows(result) > 0) return true;
+      await this.explainRefusal(options.fence, "seal the evidence");
+      return false;
     });
   }
 
