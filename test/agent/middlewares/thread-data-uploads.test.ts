@@ -71,6 +71,26 @@ describe("ThreadDataMiddleware and UploadsMiddleware", () => {
     expect(agent.evidence.actions("uploads")).toEqual(["injected_uploads"]);
   });
 
+  it("finds an upload (stored in NFC) that the message lists in its decomposed spelling", async () => {
+    agent = await createTestAgent({ script });
+    const uploads = agent.paths.threadPaths({ userId: "default", threadId: "t-nfd" }).uploadsDir;
+    await mkdir(uploads, { recursive: true });
+    await writeFile(join(uploads, "caf\u00e9.txt"), "menu");
+    const message = new HumanMessage({
+      content: "Read the menu",
+      additional_kwargs: { files: [{ filename: "cafe\u0301.txt" }] },
+    });
+    const state = await agent.run("t-nfd", message);
+    expect(state.uploaded_files).toEqual([
+      {
+        filename: "caf\u00e9.txt",
+        size: 4,
+        path: "/mnt/user-data/uploads/caf\u00e9.txt",
+        extension: "txt",
+      },
+    ]);
+  });
+
   it("a run without a thread id is refused", async () => {
     agent = await createTestAgent({ script });
     await expect(

@@ -61,9 +61,11 @@ function declaredFiles(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   const names: string[] = [];
   for (const entry of value) {
-    const name: unknown =
+    const listed: unknown =
       typeof entry === "object" && entry !== null && "filename" in entry ? entry.filename : null;
-    if (typeof name === "string" && isBareUploadName(name) && !names.includes(name)) {
+    // Uploads are stored under the NFC spelling of their name, whichever one the client sends.
+    const name = typeof listed === "string" ? listed.normalize("NFC") : null;
+    if (name !== null && isBareUploadName(name) && !names.includes(name)) {
       names.push(name);
     }
   }
