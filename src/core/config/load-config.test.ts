@@ -96,6 +96,8 @@ describe("loadConfig sources", () => {
         secure_cookies: "auto",
         trust_proxy: false,
         login_max_failures: 5,
+        login_max_failures_per_account: 20,
+        login_max_failures_per_address: 100,
         login_lockout_seconds: 900,
         admins: [],
       },
