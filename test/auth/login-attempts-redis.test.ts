@@ -11,11 +11,15 @@ describe.skipIf(url === null)("Redis login attempts", () => {
   afterAll(async () => {
     if (url) await deleteKeysWithPrefix(url, keyPrefix);
   });
-  describeLoginAttemptStore("redis", async () => {
-    if (url === null) throw new Error("no test Redis");
-    return {
-      store: new RedisLoginAttemptStore({ url, keyPrefix }),
-      peer: new RedisLoginAttemptStore({ url, keyPrefix }),
-    };
-  });
+  describeLoginAttemptStore(
+    "redis",
+    async () => {
+      if (url === null) throw new Error("no test Redis");
+      return {
+        store: new RedisLoginAttemptStore({ url, keyPrefix }),
+        peer: new RedisLoginAttemptStore({ url, keyPrefix }),
+      };
+    },
+    { shared: true },
+  );
 });

@@ -33,7 +33,9 @@ describe("SQL login attempts on SQLite", () => {
     await Promise.all(databases.map((database) => database?.close()));
     await rm(dir, { recursive: true, force: true });
   });
-  describeLoginAttemptStore("sql (sqlite)", async () => sqlFixture(databases));
+  describeLoginAttemptStore("sql (sqlite)", async () => sqlFixture(databases), {
+    shared: true,
+  });
 });
 
 const postgres = await createPostgresTestDatabase("login_attempts");
@@ -49,5 +51,7 @@ describe.skipIf(postgres === null)("SQL login attempts on PostgreSQL", () => {
     await Promise.all(databases.map((database) => database?.close()));
     await postgres?.drop();
   });
-  describeLoginAttemptStore("sql (postgres)", async () => sqlFixture(databases));
+  describeLoginAttemptStore("sql (postgres)", async () => sqlFixture(databases), {
+    shared: true,
+  });
 });
