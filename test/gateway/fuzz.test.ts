@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { rawHttpExchange } from "../helpers/raw-http.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { say } from "./helpers/sdk-stream.js";
 
 const postgres = await createPostgresTestDatabase("fuzz_edge");
 let h: GatewayHarness;
@@ -229,7 +230,6 @@ function manyKeys(count: number): Record<string, number> {
 }
 
 const DEEP = deepObjectJson(5000);
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
 
 /**
  * Deterministic bad input that once reached the stores (a stack overflow there answered as a

@@ -10,8 +10,7 @@ import { TemporaryThreads } from "../../src/gateway/runs/temporary-threads.js";
 import { ThreadStateService } from "../../src/gateway/state/thread-state-service.js";
 import { ThreadService } from "../../src/gateway/threads/thread-service.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
+import { say } from "./helpers/sdk-stream.js";
 
 // The SDK sends `onCompletion` as `on_completion` on every run call, but its typings lag the
 // server schema (LangGraph API: "delete" | "keep"): they leave the field out of stateless

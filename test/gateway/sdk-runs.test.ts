@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { say } from "./helpers/sdk-stream.js";
 
 let h: GatewayHarness;
 let client: Client;
@@ -19,8 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -5,6 +5,7 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { say } from "./helpers/sdk-stream.js";
 
 let h: GatewayHarness;
 let client: Client;
@@ -16,8 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
 
 async function contents(threadId: string): Promise<string[]> {
   const state = await client.threads.getState<{ messages?: Array<{ content: string }> }>(threadId);

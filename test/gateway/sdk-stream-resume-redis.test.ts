@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisStreamBridge } from "../../src/stores/redis/stream-bridge.js";
 import { type PrivateRedis, startPrivateRedis } from "../helpers/redis.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { collect, say } from "./helpers/sdk-stream.js";
 
 const redis = await startPrivateRedis();
 let server: PrivateRedis;
@@ -23,27 +24,6 @@ afterAll(async () => {
   await h?.close();
   await redis?.stop();
 });
-
-interface Part {
-  event: string;
-  data: unknown;
-  id?: string;
-}
-
-async function collect(
-  stream: AsyncIterable<unknown>,
-  until?: (part: Part) => boolean,
-): Promise<Part[]> {
-  const out: Part[] = [];
-  for await (const item of stream) {
-    const part = item as Part;
-    out.push(part);
-    if (until?.(part)) break;
-  }
-  return out;
-}
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
 
 describe.skipIf(redis === null)("resuming a stream after Redis restarted empty", () => {
   it("answers a gap frame to a Last-Event-ID resume, then a fresh join has no event twice", async () => {

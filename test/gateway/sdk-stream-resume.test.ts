@@ -6,6 +6,7 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { collect, type Part, say } from "./helpers/sdk-stream.js";
 
 let h: GatewayHarness;
 let small: GatewayHarness;
@@ -21,27 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([h?.close(), small?.close()]);
 });
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
-
-interface Part {
-  event: string;
-  data: unknown;
-  id?: string;
-}
-
-async function collect(
-  stream: AsyncIterable<unknown>,
-  until?: (part: Part) => boolean,
-): Promise<Part[]> {
-  const out: Part[] = [];
-  for await (const item of stream) {
-    const part = item as Part;
-    out.push(part);
-    if (until?.(part)) break;
-  }
-  return out;
-}
 
 /** Every event of a run as a fresh join replays it (the whole run is still retained). */
 async function replayAll(c: Client, threadId: string, runId: string): Promise<Part[]> {

@@ -9,6 +9,7 @@ import { RedisStreamBridge } from "../../src/stores/redis/stream-bridge.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { deleteKeysWithPrefix, requireTestRedis, uniqueKeyPrefix } from "../helpers/redis.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
+import { collect, type Part, say } from "./helpers/sdk-stream.js";
 
 const postgres = await createPostgresTestDatabase("gateway_two_servers");
 const redisUrl = await requireTestRedis();
@@ -40,27 +41,6 @@ afterAll(async () => {
   await postgres?.drop();
   if (redisUrl) await deleteKeysWithPrefix(redisUrl, keyPrefix);
 });
-
-const say = (text: string) => ({ messages: [{ role: "user", content: text }] });
-
-interface Part {
-  event: string;
-  data: unknown;
-  id?: string;
-}
-
-async function collect(
-  stream: AsyncIterable<unknown>,
-  until?: (part: Part) => boolean,
-): Promise<Part[]> {
-  const out: Part[] = [];
-  for await (const item of stream) {
-    const part = item as Part;
-    out.push(part);
-    if (until?.(part)) break;
-  }
-  return out;
-}
 
 describe.skipIf(!enabled)("two servers sharing PostgreSQL and Redis", () => {
   it("re-joins a run on the other server with Last-Event-ID, every remaining event once", async () => {
