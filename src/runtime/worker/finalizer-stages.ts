@@ -103,6 +103,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
       f.record.threadId,
       threadStatusFor(f.record.status),
       f.manager.nowIso(),
+      f.fenced,
     );
   },
   // Before the barrier clears, so the thread's next run never has its fresh acquire parked.

@@ -108,8 +108,10 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     f.leaseStarted = await bridge.startProducerLease(record.runId);
     if (!record.ownershipLost) {
       await ctx.threadStore
-        ?.updateStatus(record.threadId, "busy", manager.nowIso())
+        ?.updateStatus(record.threadId, "busy", manager.nowIso(), f.fenced)
         .catch((error: unknown) => {
+          // Refused by the fence: rethrown, so the run is fenced below, not failed.
+          if (isOwnershipLostError(error)) throw error;
           f.logger.warn({ error: describeError(error) }, "thread status update failed");
         });
     }
