@@ -148,6 +148,8 @@ describe("a run's checkpoint and thread-status writes after a peer took the run 
 
     expect(await checkpointIds(run.record.threadId)).toEqual(before);
     expect(run.record.ownershipLost).toBe(true);
+    // Fenced by the refusal the graph's own checkpoint write rethrew out of stream().
+    expect(run.record.error).toMatch(/^Refused to put (a checkpoint|pending writes)/);
     expect(await stores.events.listEvents(run.record.threadId, run.record.runId)).toEqual(
       eventsBefore,
     );
