@@ -1,5 +1,7 @@
 /** Thread metadata rows: owner, status and user metadata. Vocabulary follows LangGraph. */
 
+import type { FencedWrite } from "./write-fence.js";
+
 export const THREAD_STATUSES = ["idle", "busy", "interrupted", "error"] as const;
 export type ThreadStatus = (typeof THREAD_STATUSES)[number];
 
@@ -50,7 +52,17 @@ export interface ThreadStore {
     patch: ThreadPatch,
     scope?: { userId?: string | null },
   ): Promise<ThreadRow | null>;
-  updateStatus(threadId: string, status: ThreadStatus, now: string): Promise<boolean>;
+  /**
+   * False when the thread has no row. With a fence (a run's worker writing its thread's status)
+   * the write commits only while the run's row names that worker as its owner, checked in the same
+   * statement; otherwise it changes nothing and rejects with `OwnershipLostError`.
+   */
+  updateStatus(
+    threadId: string,
+    status: ThreadStatus,
+    now: string,
+    options?: FencedWrite,
+  ): Promise<boolean>;
   updateDisplayName(threadId: string, displayName: string, now: string): Promise<boolean>;
   search(query: ThreadSearch): Promise<ThreadRow[]>;
   count(query: Omit<ThreadSearch, "limit" | "offset" | "sortBy" | "sortOrder">): Promise<number>;

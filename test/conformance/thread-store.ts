@@ -3,6 +3,8 @@
  * narrowed by a per-test metadata tag or user, so a shared database works.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OwnershipLostError } from "../../src/core/errors.js";
+import type { RunStore } from "../../src/runtime/run-store.js";
 import type {
   NewThread,
   ThreadRow,
@@ -13,6 +15,8 @@ import { at, newId } from "./run-store.js";
 
 export interface ThreadStoreFixture {
   store: ThreadStore;
+  /** The run rows a fenced status write checks (the paired run store); none: fence cases skip. */
+  runs?: RunStore;
   /** Defaults to `store.close()`. */
   cleanup?: () => Promise<void>;
 }
@@ -221,6 +225,64 @@ export function describeThreadStore(
         expect(await store.count({ metadata: { tag }, userId: "alice" })).toBe(2);
         expect(await store.count({ metadata: { tag }, status: "busy" })).toBe(1);
         expect(await store.count({ metadata: { tag: newId() } })).toBe(0);
+      });
+    });
+
+    describe("fenced status write (the run row's owner)", () => {
+      const OWNER = "fence-owner";
+      const PEER = "fence-peer";
+
+      /** A running run of the thread owned by OWNER whose lease lapsed at at(30). */
+      async function ownedRun(runs: RunStore, threadId: string): Promise<string> {
+        const runId = newId();
+        await runs.createThreadOperation(
+          {
+            run_id: runId,
+            thread_id: threadId,
+            created_at: at(0),
+            owner_worker_id: OWNER,
+            lease_expires_at: at(30),
+          },
+          { strategy: "reject", workerId: OWNER, now: at(0), graceSeconds: 0 },
+        );
+        return runId;
+      }
+
+      it("the owner's write commits; after a takeover the ex-owner's is refused and changes nothing", async (context) => {
+        const runs = fixture.runs;
+        if (!runs) return context.skip();
+        const thread = await create();
+        const runId = await ownedRun(runs, thread.thread_id);
+        const owner = { fence: { runId, workerId: OWNER } };
+        expect(await store.updateStatus(thread.thread_id, "busy", at(10), owner)).toBe(true);
+        expect(await store.updateStatus(newId(), "busy", at(10), owner)).toBe(false);
+        expect(
+          await runs.claimForTakeover(runId, {
+            now: at(60),
+            graceSeconds: 0,
+            error: "gone",
+            workerId: PEER,
+          }),
+        ).toBe(true);
+        expect(await store.updateStatus(thread.thread_id, "error", at(61))).toBe(true);
+        const before = await store.get(thread.thread_id);
+        await expect(
+          store.updateStatus(thread.thread_id, "idle", at(70), owner),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect(await store.get(thread.thread_id)).toEqual(before);
+        const peer = { fence: { runId, workerId: PEER } };
+        expect(await store.updateStatus(thread.thread_id, "idle", at(80), peer)).toBe(true);
+        expect((await store.get(thread.thread_id))?.status).toBe("idle");
+      });
+
+      it("a fenced write for a run without a row is refused", async (context) => {
+        if (!fixture.runs) return context.skip();
+        const thread = await create();
+        const fence = { runId: newId(), workerId: OWNER };
+        await expect(
+          store.updateStatus(thread.thread_id, "busy", at(10), { fence }),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        expect((await store.get(thread.thread_id))?.status).toBe("idle");
       });
     });
 

@@ -3,7 +3,8 @@
  * short lease. Server A owns a run that is still streaming; A is paused (SIGSTOP) past lease +
  * grace, B recovers the run (`error`, recovered `run.terminal`, END on the stream), then A wakes
  * up (SIGCONT) not knowing. Whatever A tries next must be refused by the stores: the run's event
- * log ends at its one `run.terminal`, and nothing lands on its Redis stream after END.
+ * log ends at its one `run.terminal`, nothing lands on its Redis stream after END, the thread's
+ * checkpoints are the ones it had at the takeover and its status is the one B gave it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -143,6 +144,14 @@ describe.skipIf(!enabled)("a paused owner that wakes after a peer recovered its 
       return newest[0]?.[1].includes("end") ?? false;
     });
 
+    // The thread as B left it: A must change neither its checkpoints nor its status.
+    const checkpointIds = async (): Promise<string[]> =>
+      (await clientB.threads.getHistory(thread.thread_id, { limit: 1000 })).map(
+        (state) => state.checkpoint.checkpoint_id ?? "",
+      );
+    const checkpointsAtTakeover = await checkpointIds();
+    const statusAtTakeover = (await clientB.threads.get(thread.thread_id)).status;
+
     a.child.kill("SIGCONT");
     // A's timers fire at once: model tokens, heartbeat, journal flushes. Give it time to try.
     await sleep(LEASE_SECONDS * 1000);
@@ -159,5 +168,7 @@ describe.skipIf(!enabled)("a paused owner that wakes after a peer recovered its 
     expect(endAt).toBeGreaterThanOrEqual(0);
     expect(entries.slice(endAt + 1).map(([id]) => id)).toEqual([]);
     expect((await clientB.runs.get(thread.thread_id, run.run_id)).status).toBe("error");
+    expect(await checkpointIds()).toEqual(checkpointsAtTakeover);
+    expect((await clientB.threads.get(thread.thread_id)).status).toBe(statusAtTakeover);
   }, 120_000);
 });

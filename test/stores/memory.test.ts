@@ -10,4 +10,7 @@ describeRunEventStore("memory", async () => {
   const runs = new MemoryRunStore();
   return { store: new MemoryRunEventStore({ owners: runs }), runs };
 });
-describeThreadStore("memory", async () => ({ store: new MemoryThreadStore() }));
+describeThreadStore("memory", async () => {
+  const runs = new MemoryRunStore();
+  return { store: new MemoryThreadStore({ owners: runs }), runs };
+});

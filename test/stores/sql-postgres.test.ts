@@ -46,6 +46,7 @@ describe.skipIf(testDatabase === null)("SQL stores on PostgreSQL", () => {
 
   describeThreadStore("sql (postgres)", async () => ({
     store: new SqlThreadStore(opened()),
+    runs: new SqlRunStore(opened()),
     cleanup: keepOpen,
   }));
 });

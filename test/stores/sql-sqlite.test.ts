@@ -45,5 +45,6 @@ describeRunEventStore("sql (sqlite)", async () => ({
 
 describeThreadStore("sql (sqlite)", async () => ({
   store: new SqlThreadStore(opened()),
+  runs: new SqlRunStore(opened()),
   cleanup: keepOpen,
 }));

@@ -137,8 +137,10 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     logger,
   });
 
-  return async ({ config }) => {
+  return async ({ config, checkpointer: runCheckpointer }) => {
     const run = leadRunOptions(config);
+    // The run's fenced view of the runtime's saver, when the runtime handed one.
+    const checkpointer = runCheckpointer ?? options.checkpointer;
     const { model, fellBack } = selectModelConfig(options.config, run.modelName);
     if (fellBack) {
       logger.warn(
@@ -212,7 +214,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         }),
       resolveModel,
       logger,
-      ...(options.checkpointer ? { checkpointer: options.checkpointer } : {}),
+      ...(checkpointer ? { checkpointer } : {}),
     });
     return toStreamingAgent(graph, {
       ...(options.config.max_recursion_limit

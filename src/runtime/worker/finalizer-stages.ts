@@ -1,3 +1,4 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { raceCancellation } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
@@ -74,6 +75,8 @@ export interface Finalization {
   sealError: string | null;
   /** Options of every run-scoped store and bridge write: the run's write fence, if it has one. */
   fenced: FencedWrite;
+  /** The checkpointer the run writes through: `ctx.checkpointer` behind the run's write fence. */
+  checkpointer: BaseCheckpointSaver | null;
 }
 
 type StageRunner = (f: Finalization) => Promise<void>;
@@ -100,6 +103,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
       f.record.threadId,
       threadStatusFor(f.record.status),
       f.manager.nowIso(),
+      f.fenced,
     );
   },
   // Before the barrier clears, so the thread's next run never has its fresh acquire parked.
@@ -203,11 +207,11 @@ async function applyPendingCancellation(f: Finalization): Promise<void> {
     return;
   }
   await manager.setStatus(record.runId, "error", { error: ROLLED_BACK_ERROR, persist: false });
-  if (!f.ctx.checkpointer || !f.rollbackPoint) return;
+  if (!f.checkpointer || !f.rollbackPoint) return;
   record.rollbackFinalizationPending = true;
   try {
     const restore = f.ctx.restoreCheckpoint ?? restoreRollbackPoint;
-    await restore(f.ctx.checkpointer, record.threadId, f.rollbackPoint);
+    await restore(f.checkpointer, record.threadId, f.rollbackPoint);
   } catch (error) {
     f.logger.error({ error: describeError(error) }, "rollback restore failed");
   } finally {

@@ -2,6 +2,7 @@ import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
+import { checkpointerForRun } from "../fenced-checkpointer.js";
 import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
@@ -77,6 +78,8 @@ export async function runAgent(
     terminalConfirmed: false,
     sealError: null,
     fenced: fence ? { fence } : {},
+    // The graph writes checkpoints through this view: a woken ex-owner's puts are refused.
+    checkpointer: ctx.checkpointer ? checkpointerForRun(ctx.checkpointer, fence) : null,
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -105,8 +108,10 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     f.leaseStarted = await bridge.startProducerLease(record.runId);
     if (!record.ownershipLost) {
       await ctx.threadStore
-        ?.updateStatus(record.threadId, "busy", manager.nowIso())
+        ?.updateStatus(record.threadId, "busy", manager.nowIso(), f.fenced)
         .catch((error: unknown) => {
+          // Refused by the fence: rethrown, so the run is fenced below, not failed.
+          if (isOwnershipLostError(error)) throw error;
           f.logger.warn({ error: describeError(error) }, "thread status update failed");
         });
     }
@@ -117,8 +122,8 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       { run_id: record.runId, thread_id: record.threadId },
       f.fenced,
     );
-    if (ctx.checkpointer) {
-      f.rollbackPoint = await captureRollbackPoint(ctx.checkpointer, record.threadId).catch(
+    if (f.checkpointer) {
+      f.rollbackPoint = await captureRollbackPoint(f.checkpointer, record.threadId).catch(
         (error: unknown) => {
           f.logger.warn(
             { error: describeError(error) },
@@ -236,6 +241,7 @@ async function streamAgent(
   const context = { ...objectOrEmpty(baseConfig.context), ...identity };
   const agent: StreamingAgent = await request.agentFactory({
     config: { ...baseConfig, configurable, context },
+    ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
   });
   const options: AgentStreamOptions = {
     ...baseConfig,

@@ -80,6 +80,12 @@ export interface AgentStreamOptions {
 
 export type AgentFactory = (args: {
   config: Record<string, unknown>;
+  /**
+   * The checkpointer this run's graph must be compiled with, when the runtime has one: the
+   * runtime's own behind the run's write fence, so the run's checkpoint writes stop the moment a
+   * peer takes the run over. A factory that compiles its graph with another saver loses that.
+   */
+  checkpointer?: BaseCheckpointSaver;
 }) => StreamingAgent | Promise<StreamingAgent>;
 
 /** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */

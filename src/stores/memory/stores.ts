@@ -7,7 +7,7 @@ import { MemoryThreadStore } from "./thread-store.js";
 export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores {
   const runs = new MemoryRunStore(options);
   const events = new MemoryRunEventStore({ ...options, owners: runs });
-  const threads = new MemoryThreadStore(options);
+  const threads = new MemoryThreadStore({ ...options, owners: runs });
   return {
     runs,
     events,

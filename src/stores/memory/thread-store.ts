@@ -8,7 +8,13 @@ import type {
   ThreadStatus,
   ThreadStore,
 } from "../../runtime/thread-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
 import type { MemoryStoreOptions } from "./run-store.js";
+
+export interface MemoryThreadStoreOptions extends MemoryStoreOptions {
+  /** The run rows a fenced status write checks (the paired run store); none: nothing to check. */
+  owners?: RunOwnership;
+}
 
 const DEFAULT_SEARCH_LIMIT = 10;
 
@@ -18,9 +24,11 @@ type ThreadFilter = Omit<ThreadSearch, "limit" | "offset" | "sortBy" | "sortOrde
 export class MemoryThreadStore implements ThreadStore {
   private readonly rows = new Map<string, ThreadRow>();
   private readonly clock: Clock;
+  private readonly owners: RunOwnership | undefined;
 
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(options: MemoryThreadStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.owners = options.owners;
   }
 
   async create(thread: NewThread): Promise<{ thread: ThreadRow; created: boolean }> {
@@ -60,7 +68,14 @@ export class MemoryThreadStore implements ThreadStore {
     return structuredClone(row);
   }
 
-  async updateStatus(threadId: string, status: ThreadStatus, now: string): Promise<boolean> {
+  async updateStatus(
+    threadId: string,
+    status: ThreadStatus,
+    now: string,
+    options: FencedWrite = {},
+  ): Promise<boolean> {
+    // Checked and written in one synchronous stretch: no takeover can come in between.
+    assertFence(this.owners, options.fence, "update the thread's status");
     const row = this.rows.get(threadId);
     if (!row) return false;
     row.status = status;

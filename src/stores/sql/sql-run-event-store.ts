@@ -20,7 +20,7 @@ import type {
   RunEvent,
   RunEventStore,
 } from "../../runtime/run-event-store.js";
-import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
+import type { FencedWrite, WriteFence } from "../../runtime/write-fence.js";
 import { lockThreadEvents } from "./advisory-locks.js";
 import { toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
@@ -34,6 +34,7 @@ import {
 import type { RunEventsTable } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
+import { checkFenceRead, fenceReadQuery } from "./sql-fence.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
 import { sqlStatement } from "./sql-text.js";
 
@@ -110,29 +111,6 @@ function insertText(
 function ownedByWriter(dialect: SqlDialectName, first: number): string {
   const [run, worker] = dialect === "sqlite" ? ["?", "?"] : [`$${first}`, `$${first + 1}`];
   return `exists (select 1 from runs where run_id = ${run} and owner_worker_id = ${worker})`;
-}
-
-/**
- * The fence's read, first in the write's transaction: the owner it saw, and on PostgreSQL a share
- * lock on the run's row until commit, so a takeover (an UPDATE of that row) waits for the write or
- * the write sees the new owner. SQLite's write transaction serializes both anyway.
- */
-function fenceReadQuery(dialect: SqlDialectName, fence: WriteFence): CompiledQuery {
-  return dialect === "sqlite"
-    ? CompiledQuery.raw("select owner_worker_id from runs where run_id = ?", [fence.runId])
-    : CompiledQuery.raw("select owner_worker_id from runs where run_id = $1 for share", [
-        fence.runId,
-      ]);
-}
-
-/** Throws unless the fence's read found the writer as the owner. */
-function checkFenceRead(
-  result: QueryResult<unknown> | undefined,
-  fence: WriteFence,
-  what: string,
-): void {
-  const [row] = (result?.rows ?? []) as Array<{ owner_worker_id: string | null }>;
-  if (row?.owner_worker_id !== fence.workerId) throw ownershipLost(fence, what);
 }
 
 /**

@@ -11,15 +11,22 @@ import {
   type ThreadStatus,
   type ThreadStore,
 } from "../../runtime/thread-store.js";
+import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
 import { fromDbObject, fromDbTimestamp, toDbJson, toDbTimestamp, toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
 import type { ThreadsMetaTable } from "./schema.js";
+import type { SqlDialectName } from "./sql-dialect-name.js";
 import { toStoreError } from "./sql-errors.js";
 import type { SqlStoreOptions } from "./sql-run-store.js";
 import { affectedRows, sqlStatement } from "./sql-text.js";
 import { metadataFilter } from "./thread-metadata-filter.js";
 
 const DEFAULT_SEARCH_LIMIT = 10;
+const STATUS_UPDATE = "update threads_meta set status = ?, updated_at = ? where thread_id = ?";
+const FENCED_STATUS_UPDATE: Record<SqlDialectName, string> = {
+  sqlite: `${STATUS_UPDATE} and exists (select 1 from runs where run_id = ? and owner_worker_id = ?)`,
+  postgres: `${STATUS_UPDATE} and exists (select 1 from runs where run_id = ? and owner_worker_id = ? for share)`,
+};
 const SORT_COLUMNS = ["created_at", "updated_at", "thread_id"] as const;
 /** Rows fetched per round when metadata has to be compared in JS. */
 const SCAN_PAGE_ROWS = 200;
@@ -152,19 +159,42 @@ returning *`,
     );
   }
 
-  updateStatus(threadId: string, status: ThreadStatus, now: string): Promise<boolean> {
+  updateStatus(
+    threadId: string,
+    status: ThreadStatus,
+    now: string,
+    options: FencedWrite = {},
+  ): Promise<boolean> {
     return this.wrap("update a thread's status", async () => {
       checkStatus(status);
-      // Twice per run: SQL text, not the query builder (see sql-text.ts).
+      const { fence } = options;
+      const params = [status, toDbTimestamp(now, "now"), threadId];
+      // Twice per run: SQL text, not the query builder (see sql-text.ts). A fenced write checks
+      // the run's owner in the same statement (on PostgreSQL locking the run's row, so a takeover
+      // waits for it or it sees the new owner).
       const result = await this.db.executeQuery(
         sqlStatement(
           this.database.dialect,
-          "update threads_meta set status = ?, updated_at = ? where thread_id = ?",
-          [status, toDbTimestamp(now, "now"), threadId],
+          fence ? FENCED_STATUS_UPDATE[this.database.dialect] : STATUS_UPDATE,
+          fence ? [...params, fence.runId, fence.workerId] : params,
         ),
       );
-      return affectedRows(result) > 0;
+      if (affectedRows(result) > 0) return true;
+      if (fence) await this.explainRefusal(fence);
+      return false;
     });
+  }
+
+  /** After a fenced status write changed nothing: the fence, or no such thread? */
+  private async explainRefusal(fence: WriteFence): Promise<void> {
+    const run = await this.db
+      .selectFrom("runs")
+      .select("owner_worker_id")
+      .where("run_id", "=", fence.runId)
+      .executeTakeFirst();
+    if (run?.owner_worker_id !== fence.workerId) {
+      throw ownershipLost(fence, "update the thread's status");
+    }
   }
 
   updateDisplayName(threadId: string, displayName: string, now: string): Promise<boolean> {

@@ -25,6 +25,8 @@ export interface EncodedCheckpoint {
   /** Channels named in the checkpoint's `channel_versions`. */
   channels: readonly string[];
   newValues: readonly EncodedChannel[];
+  /** Whether the transaction already checked a write fence (so it has sent a statement). */
+  fenced: boolean;
 }
 
 /** What a committed put leaves for the caches and the byte meter. */
@@ -120,7 +122,7 @@ export async function writeCheckpoint(
         list_refs: listRefsText,
       },
     },
-    queried,
+    queried || put.fenced,
   );
   result.bytes +=
     put.checkpointData.byteLength + put.metadataData.byteLength + utf8.encode(listRefsText).length;

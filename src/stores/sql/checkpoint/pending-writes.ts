@@ -26,13 +26,15 @@ const REPLACE = `${CONFLICT} do update set channel = excluded.channel, value_typ
  * Pending writes of one task (LangGraph's contract, as MemorySaver keeps it): a regular write
  * (idx ≥ 0) keeps the first value stored for its key, so a retried task cannot change what an
  * earlier attempt recorded; a special channel (error, interrupt, resume…: negative idx) replaces.
- * The inserts are the transaction's last statements (`finish`). Every graph step writes these:
+ * The inserts are the transaction's last statements (`finish`; `afterStatements` when the
+ * transaction already ran one, its fence check). Every graph step writes these:
  * SQL text, not built by the query builder per call (see sql-text.ts).
  */
 export async function writePendingWrites(
   dialect: SqlDialectName,
   finish: FinalBatch,
   rows: readonly Insertable<CheckpointWritesTable>[],
+  afterStatements = false,
 ): Promise<void> {
   const statements = (subset: Insertable<CheckpointWritesTable>[], onConflict: string) =>
     [...chunked(subset, LOOKUP_CHUNK)].map((part) => insertRows(dialect, part, onConflict));
@@ -47,7 +49,7 @@ export async function writePendingWrites(
         REPLACE,
       ),
     ],
-    false,
+    afterStatements,
   );
 }
 

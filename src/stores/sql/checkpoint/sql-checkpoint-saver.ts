@@ -11,8 +11,11 @@ import {
   type SerializerProtocol,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
+import type { FenceableCheckpointSaver } from "../../../runtime/fenced-checkpointer.js";
+import type { FencedWrite, WriteFence } from "../../../runtime/write-fence.js";
 import type { SqlDatabase, SqlExecutor } from "../database.js";
 import { toStoreError } from "../sql-errors.js";
+import { assertOwnerInTransaction } from "../sql-fence.js";
 import { sqlStatement } from "../sql-text.js";
 import { nextChannelVersion, versionKey } from "./channel-version.js";
 import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-config.js";
@@ -20,6 +23,7 @@ import { decodeCheckpoint } from "./checkpoint-decoder.js";
 import { type CheckpointRow, type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
 import { type EncodedChannel, writeCheckpoint } from "./checkpoint-writer.js";
 import { ElementCodec, type ElementCodecOptions } from "./element-codec.js";
+import { FencedCheckpointSaver } from "./fenced-checkpoint-saver.js";
 import { listCheckpoints } from "./list-checkpoints.js";
 import { ListStore, type ListStoreOptions } from "./list-store.js";
 import { writePendingWrites } from "./pending-writes.js";
@@ -63,7 +67,7 @@ const CHECKPOINT_TABLES = [
  * message once per thread plus a few bytes of edit script per version. See
  * `checkpoint-migration.ts` for the tables and `list-script.ts` for the list encoding.
  */
-export class SqlCheckpointSaver extends BaseCheckpointSaver {
+export class SqlCheckpointSaver extends BaseCheckpointSaver implements FenceableCheckpointSaver {
   private readonly lists: ListStore;
   private readonly codec: ElementCodec;
   private readonly listChannels: ReadonlySet<string>;
@@ -84,6 +88,11 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
 
   override getNextVersion(current: number | string | undefined): number {
     return nextChannelVersion(current);
+  }
+
+  /** This saver as one run's graph must write through it: see `FenceableCheckpointSaver`. */
+  withFence(fence: WriteFence): BaseCheckpointSaver {
+    return new FencedCheckpointSaver(this, fence);
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
@@ -125,6 +134,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
+    options: FencedWrite = {},
   ): Promise<RunnableConfig> {
     const address = requireAddress(config, "put a checkpoint");
     const prepared = copyCheckpoint(checkpoint);
@@ -142,7 +152,8 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         ),
       ]);
     const { threadId, ns } = address;
-    const result = await this.write(threadId, "put a checkpoint", (trx, finish) =>
+    const { fence } = options;
+    const result = await this.write(threadId, "put a checkpoint", fence, (trx, finish) =>
       writeCheckpoint(trx, this.database.dialect, finish, this.lists, {
         address: { threadId, ns, checkpointId: prepared.id },
         parentId: address.checkpointId,
@@ -152,6 +163,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         metadataData,
         channels: Object.keys(prepared.channel_versions),
         newValues,
+        fenced: fence !== undefined,
       }),
     );
     // The next put of this thread diffs against these refs and the next read decodes these
@@ -172,6 +184,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     writes: PendingWrite[],
     taskId: string,
     taskPath = "",
+    options: FencedWrite = {},
   ): Promise<void> {
     const { threadId, ns, checkpointId } = requireAddress(config, "put writes");
     if (checkpointId === undefined) {
@@ -193,7 +206,8 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         };
       }),
     );
-    if (this.database.dialect === "sqlite" && this.outermost()) {
+    const { fence } = options;
+    if (fence === undefined && this.database.dialect === "sqlite" && this.outermost()) {
       // SQLite needs no thread lock (every transaction there is BEGIN IMMEDIATE): the writes go
       // as one self-contained batch, one message to the worker.
       await this.wrap("put pending writes", () =>
@@ -204,8 +218,8 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
         ),
       );
     } else {
-      await this.write(threadId, "put pending writes", (_trx, finish) =>
-        writePendingWrites(this.database.dialect, finish, rows),
+      await this.write(threadId, "put pending writes", fence, (_trx, finish) =>
+        writePendingWrites(this.database.dialect, finish, rows, fence !== undefined),
       );
     }
     this.onBytesWritten?.(
@@ -214,8 +228,8 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     );
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    await this.write(threadId, "delete a thread's checkpoints", async (trx) => {
+  async deleteThread(threadId: string, options: FencedWrite = {}): Promise<void> {
+    await this.write(threadId, "delete a thread's checkpoints", options.fence, async (trx) => {
       for (const table of CHECKPOINT_TABLES) {
         await trx.deleteFrom(table).where("thread_id", "=", threadId).execute();
       }
@@ -273,11 +287,14 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
    * A write transaction holding the thread lock: writers of one thread never interleave. `fn`
    * ends it with `finish`, whose batch carries the COMMIT on SQLite when the transaction already
    * sent a statement — unless the call joined a transaction opened by its caller, which must stay
-   * open for the caller's own statements.
+   * open for the caller's own statements. A fence is checked first, in the same transaction (on
+   * PostgreSQL with a share lock on the run's row until commit): a takeover either waits for
+   * this write or makes it write nothing.
    */
   private write<T>(
     threadId: string,
     action: string,
+    fence: WriteFence | undefined,
     fn: (trx: SqlExecutor, finish: FinalBatch) => Promise<T>,
   ): Promise<T> {
     const outermost = this.outermost();
@@ -286,6 +303,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver {
     return this.wrap(action, () =>
       this.database.transaction(async (trx) => {
         await lockThreadCheckpoints(trx, this.database.dialect, threadId, "exclusive");
+        if (fence) await assertOwnerInTransaction(trx, this.database.dialect, fence, action);
         return fn(trx, finish);
       }),
     );
