@@ -6,29 +6,21 @@
  * log ends at its one `run.terminal`, nothing lands on its Redis stream after END, the thread's
  * checkpoints are the ones it had at the takeover and its status is the one B gave it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { type ServeProcess, startFawnServe } from "../helpers/fawn-serve-process.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { deleteKeysWithPrefix, openTestRedis, requireTestRedis } from "../helpers/redis.js";
 
 const postgres = await createPostgresTestDatabase("gateway_fence");
 const redisUrl = await requireTestRedis();
 const enabled = postgres !== null && redisUrl !== null;
-const CLI = new URL("../../bin/fawn.js", import.meta.url).pathname;
 const LEASE_SECONDS = 5;
-
-interface ServerProcess {
-  child: ChildProcess;
-  apiUrl: string;
-  exited: Promise<number | null>;
-}
 
 /** A slow answer: one token every 100 ms for about a minute, so A is mid-stream when paused. */
 async function writeConfig(home: string): Promise<string> {
@@ -49,31 +41,12 @@ async function writeConfig(home: string): Promise<string> {
   return config;
 }
 
-async function startServe(home: string): Promise<ServerProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, FAWN_HOME: home, FAWN_LOG_LEVEL: "warn" };
-  for (const key of ["FAWN_PORT", "FAWN_AUTH"]) delete env[key];
-  env.FAWN_CONFIG = await writeConfig(home);
-  env.FAWN_DATABASE_URL = postgres?.url;
-  env.FAWN_REDIS_URL = redisUrl ?? undefined;
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
+async function startServe(home: string): Promise<ServeProcess> {
+  return startFawnServe(home, {
+    FAWN_CONFIG: await writeConfig(home),
+    FAWN_DATABASE_URL: postgres?.url,
+    FAWN_REDIS_URL: redisUrl ?? undefined,
   });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => resolve(code)),
-  );
-  const lines = createInterface({ input: child.stdout ?? process.stdin });
-  const stderr: string[] = [];
-  child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  for await (const line of lines) {
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match?.[1]) {
-      lines.close();
-      child.stdout?.resume();
-      return { child, apiUrl: `${match[1]}/api`, exited };
-    }
-  }
-  throw new Error(`fawn serve exited before listening: ${stderr.join("")}`);
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
@@ -90,8 +63,8 @@ interface ApiEvent {
 }
 
 let home: string;
-let a: ServerProcess | undefined;
-let b: ServerProcess | undefined;
+let a: ServeProcess | undefined;
+let b: ServeProcess | undefined;
 const runIds: string[] = [];
 
 beforeAll(async () => {
