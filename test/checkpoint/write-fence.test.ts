@@ -10,14 +10,12 @@ import { OwnershipLostError } from "../../src/core/errors.js";
 import { SqlCheckpointSaver } from "../../src/stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { openSqlDatabase } from "../../src/stores/sql/database.js";
 import { createSqlStores, type SqlStores } from "../../src/stores/sql/stores.js";
+import { createOwnedRun, OWNER, PEER } from "../conformance/owned-run.js";
+import { at } from "../conformance/run-store.js";
 import { checkpointBackends } from "./backends.js";
 import { type PutResult, putStep } from "./direct-puts.js";
 
-const OWNER = "fence-owner";
-const PEER = "fence-peer";
 const backends = await checkpointBackends("checkpoint_fence");
-
-const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
 
 async function history(saver: BaseCheckpointSaver, threadId: string): Promise<CheckpointTuple[]> {
   const tuples: CheckpointTuple[] = [];
@@ -40,26 +38,10 @@ describe.each(backends)("fenced checkpoint writes ($name)", (backend) => {
     return { stores, saver: new SqlCheckpointSaver(stores.database) };
   }
 
-  /** A running run owned by OWNER whose lease lapsed at at(30). */
-  async function ownedRun(stores: SqlStores, threadId: string): Promise<string> {
-    const runId = randomUUID();
-    await stores.runs.createThreadOperation(
-      {
-        run_id: runId,
-        thread_id: threadId,
-        created_at: at(0),
-        owner_worker_id: OWNER,
-        lease_expires_at: at(30),
-      },
-      { strategy: "reject", workerId: OWNER, now: at(0), graceSeconds: 0 },
-    );
-    return runId;
-  }
-
   it("an owner's writes commit; after a takeover the ex-owner's are refused and change nothing", async () => {
     const { stores, saver } = await setUp();
     const threadId = `fence-${randomUUID()}`;
-    const runId = await ownedRun(stores, threadId);
+    const runId = await createOwnedRun(stores.runs, threadId);
     const owner = saver.withFence({ runId, workerId: OWNER });
     const first = await putStep(owner, threadId, undefined, { messages: ["a"], counter: 0 });
     const second = await putStep(owner, threadId, first, { messages: ["a", "b"], counter: 1 });

@@ -13,6 +13,7 @@ import type {
   RunEventStore,
 } from "../../src/runtime/run-event-store.js";
 import type { RunStore } from "../../src/runtime/run-store.js";
+import { createOwnedRun, OWNER, PEER } from "./owned-run.js";
 import { at, newId } from "./run-store.js";
 
 export interface RunEventStoreFixture {
@@ -504,30 +505,11 @@ export function describeRunEventStore(
     });
 
     describe("write fence (the run row's owner)", () => {
-      const OWNER = "fence-owner";
-      const PEER = "fence-peer";
-
-      /** A running run owned by OWNER whose lease lapsed at at(30). */
-      async function ownedRun(runs: RunStore, threadId: string): Promise<string> {
-        const runId = newId();
-        await runs.createThreadOperation(
-          {
-            run_id: runId,
-            thread_id: threadId,
-            created_at: at(0),
-            owner_worker_id: OWNER,
-            lease_expires_at: at(30),
-          },
-          { strategy: "reject", workerId: OWNER, now: at(0), graceSeconds: 0 },
-        );
-        return runId;
-      }
-
       it("a write fenced by another owner is refused and changes nothing", async (context) => {
         const runs = fixture.runs;
         if (!runs) return context.skip();
         const threadId = newId();
-        const runId = await ownedRun(runs, threadId);
+        const runId = await createOwnedRun(runs, threadId);
         const owner = { runId, workerId: OWNER };
         const written = await store.putBatch(
           [event(threadId, runId), event(threadId, runId, { event_type: "llm.human.input" })],

@@ -11,6 +11,7 @@ import type {
   ThreadSearch,
   ThreadStore,
 } from "../../src/runtime/thread-store.js";
+import { createOwnedRun, OWNER, PEER } from "./owned-run.js";
 import { at, newId } from "./run-store.js";
 
 export interface ThreadStoreFixture {
@@ -229,30 +230,11 @@ export function describeThreadStore(
     });
 
     describe("fenced status write (the run row's owner)", () => {
-      const OWNER = "fence-owner";
-      const PEER = "fence-peer";
-
-      /** A running run of the thread owned by OWNER whose lease lapsed at at(30). */
-      async function ownedRun(runs: RunStore, threadId: string): Promise<string> {
-        const runId = newId();
-        await runs.createThreadOperation(
-          {
-            run_id: runId,
-            thread_id: threadId,
-            created_at: at(0),
-            owner_worker_id: OWNER,
-            lease_expires_at: at(30),
-          },
-          { strategy: "reject", workerId: OWNER, now: at(0), graceSeconds: 0 },
-        );
-        return runId;
-      }
-
       it("the owner's write commits; after a takeover the ex-owner's is refused and changes nothing", async (context) => {
         const runs = fixture.runs;
         if (!runs) return context.skip();
         const thread = await create();
-        const runId = await ownedRun(runs, thread.thread_id);
+        const runId = await createOwnedRun(runs, thread.thread_id);
         const owner = { fence: { runId, workerId: OWNER } };
         expect(await store.updateStatus(thread.thread_id, "busy", at(10), owner)).toBe(true);
         expect(await store.updateStatus(newId(), "busy", at(10), owner)).toBe(false);
