@@ -1,7 +1,7 @@
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { createLogger } from "../../src/core/logger.js";
+import type { NewRunEvent, RunEvent } from "../../src/ports/run-event-store.js";
 import { RunJournal } from "../../src/runtime/journal/run-journal.js";
-import type { NewRunEvent, RunEvent } from "../../src/runtime/run-event-store.js";
 import { openSqlDatabase } from "../../src/stores/sql/database.js";
 import { SqlRunEventStore } from "../../src/stores/sql/sql-run-event-store.js";
 

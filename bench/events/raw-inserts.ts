@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import pg from "pg";
-import type { NewRunEvent } from "../../src/runtime/run-event-store.js";
+import type { NewRunEvent } from "../../src/ports/run-event-store.js";
 import { openSqlDatabase } from "../../src/stores/sql/database.js";
 import { encodeEvent } from "../../src/stores/sql/event-codec.js";
 

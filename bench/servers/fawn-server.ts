@@ -7,13 +7,13 @@
  */
 
 import { toStreamingAgent } from "../../src/agent/lead-agent/streaming-agent.js";
+import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createFawn, type Fawn } from "../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../src/gateway/app.js";
 import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { startGatewayServer } from "../../src/gateway/server.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 import { collectedMemory, serveParent } from "../lib/child-side.js";
 import { LoopDelayProbe } from "../lib/loop-delay.js";
 import { buildBenchGraph } from "../runtime/bench-graph.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow, systemClock } from "../core/clock.js";
 import { ConflictError, FawnError, NotFoundError } from "../core/errors.js";
+import type { UserRecord, UserStore } from "../ports/user-store.js";
 import {
   acceptEmail,
   acceptPassword,
@@ -9,7 +10,6 @@ import {
 } from "./credentials-policy.js";
 import type { PasswordHasher } from "./password-hasher.js";
 import { newSecret } from "./secrets.js";
-import type { UserRecord, UserStore } from "./user-store.js";
 
 /** What a user may see of an account (never the hash or the token version). */
 export interface PublicUser {

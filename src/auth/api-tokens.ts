@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type Clock, isoNow, systemClock } from "../core/clock.js";
 import { ConflictError } from "../core/errors.js";
+import type { ApiTokenRecord, UserStore } from "../ports/user-store.js";
 import { newSecret, sha256Hex } from "./secrets.js";
-import type { ApiTokenRecord, UserStore } from "./user-store.js";
 
 export const API_TOKEN_PREFIX = "fawn_";
 /** `fawn_` + 32 random bytes in base64url. */

@@ -1,10 +1,10 @@
 import type { Clock } from "../core/clock.js";
 import type { AuthConfig } from "../core/config/schema.js";
+import type { UserStore } from "../ports/user-store.js";
 import { AccountService } from "./accounts.js";
 import { ApiTokenService } from "./api-tokens.js";
 import { PasswordHasher } from "./password-hasher.js";
 import { SessionService } from "./sessions.js";
-import type { UserStore } from "./user-store.js";
 
 /** Everything `auth.mode: local` needs, over one user store. Shared by the gateway and the CLI. */
 export interface AuthServices {

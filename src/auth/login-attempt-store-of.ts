@@ -1,10 +1,10 @@
 import type { FawnConfig } from "../core/config/schema.js";
-import type { FawnStores } from "../runtime/stores.js";
+import type { FawnStores } from "../ports/fawn-stores.js";
+import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import { MemoryLoginAttemptStore } from "../stores/memory/login-attempt-store.js";
 import { RedisLoginAttemptStore } from "../stores/redis/login-attempt-store.js";
 import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
 import { SqlLoginAttemptStore } from "../stores/sql/login-attempt-store.js";
-import type { LoginAttemptStore } from "./login-attempt-store.js";
 
 /**
  * Where failed logins are counted, so that every process serving the same users enforces one

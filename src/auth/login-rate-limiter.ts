@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { type Clock, systemClock } from "../core/clock.js";
 import { TooManyRequestsError } from "../core/errors.js";
+import type { AttemptCounter, LoginAttemptStore } from "../ports/login-attempt-store.js";
 import { MemoryLoginAttemptStore } from "../stores/memory/login-attempt-store.js";
 import { normalizeEmail } from "./credentials-policy.js";
-import type { AttemptCounter, LoginAttemptStore } from "./login-attempt-store.js";
 
 export interface LoginRateLimitOptions {
   /** Failed logins allowed per (client address, account) within one window. */

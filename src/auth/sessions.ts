@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "../core/clock.js";
+import type { UserRecord, UserStore } from "../ports/user-store.js";
 import { newSecret, sha256Hex } from "./secrets.js";
-import type { UserRecord, UserStore } from "./user-store.js";
 
 /** A session as handed to the client once: the cookie values and when they expire. */
 export interface IssuedSession {

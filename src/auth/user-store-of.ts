@@ -1,8 +1,8 @@
-import type { FawnStores } from "../runtime/stores.js";
+import type { FawnStores } from "../ports/fawn-stores.js";
+import type { UserStore } from "../ports/user-store.js";
 import { MemoryUserStore } from "../stores/memory/user-store.js";
 import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
 import { SqlUserStore } from "../stores/sql/user-store.js";
-import type { UserStore } from "./user-store.js";
 
 /**
  * The user store that lives beside a set of run stores: the same SQL database (one pool, one

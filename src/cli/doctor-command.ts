@@ -1,10 +1,10 @@
 import { Command } from "commander";
 import { diagnoseMcpServers } from "../agent/mcp/mcp-diagnostics.js";
 import { listModels } from "../agent/models/list-models.js";
+import { openStores } from "../app/create-fawn.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
-import { openStores } from "../embedded/create-fawn.js";
 import { describeSandboxProviders } from "../sandbox/index.js";
 
 type Check = { name: string; ok: boolean; detail: string };

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { createFawn, type Fawn } from "../app/create-fawn.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
-import { createFawn, type Fawn } from "../embedded/create-fawn.js";
 import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
 import { waitForRunEnd } from "../gateway/runs/run-waiter.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";

@@ -1,7 +1,7 @@
+import { createBridge, createFawn, type Fawn } from "../app/create-fawn.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
-import { createBridge, createFawn, type Fawn } from "../embedded/create-fawn.js";
 import { createGatewayApp } from "../gateway/app.js";
 import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
 import { startGatewayServer } from "../gateway/server.js";

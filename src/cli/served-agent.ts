@@ -5,7 +5,7 @@ import { sandboxToolSettingsOf } from "../agent/tools/sandbox/sandbox-tool-setti
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentDescription } from "../gateway/assistants/assistant-catalog.js";
-import type { AgentFactory } from "../runtime/worker/run-context.js";
+import type { AgentFactory } from "../ports/agent.js";
 import type { SandboxProvider } from "../sandbox/index.js";
 
 export interface ServedAgent {

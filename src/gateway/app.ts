@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { Fawn } from "../app/create-fawn.js";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
-import type { Fawn } from "../embedded/create-fawn.js";
 import { artifactRoutes } from "./artifacts/artifact-routes.js";
 import { type AgentDescription, AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";

@@ -1,5 +1,5 @@
+import type { Fawn } from "../app/create-fawn.js";
 import type { Logger } from "../core/logger.js";
-import type { Fawn } from "../embedded/create-fawn.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import type { RunGateway } from "./runs/run-gateway.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";

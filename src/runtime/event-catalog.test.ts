@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../core/errors.js";
+import { EVENT_CATEGORIES, MAX_EVENT_TYPE_LENGTH } from "../ports/run-event-store.js";
 import {
   categoryOf,
   EVENT_CATALOG,
@@ -7,7 +8,6 @@ import {
   middlewareEventType,
   validateCatalogEvent,
 } from "./event-catalog.js";
-import { EVENT_CATEGORIES, MAX_EVENT_TYPE_LENGTH } from "./run-event-store.js";
 
 const base = { thread_id: "t", run_id: "r", content: "" };
 

@@ -4,7 +4,7 @@ import {
   MAX_CATEGORY_LENGTH,
   MAX_EVENT_TYPE_LENGTH,
   type NewRunEvent,
-} from "./run-event-store.js";
+} from "../ports/run-event-store.js";
 
 /**
  * The frozen catalog of run event types. Renaming, removing or re-categorising an entry is a

@@ -1,7 +1,7 @@
 import { addSeconds } from "../core/clock.js";
 import { describeError } from "../core/errors.js";
+import type { CancelAction } from "../ports/run-types.js";
 import type { RunManager } from "./run-manager.js";
-import type { CancelAction } from "./run-types.js";
 
 export interface OwnershipConfig {
   /** How long a renewed lease is valid (≥ 5 s). */

@@ -1,10 +1,10 @@
 import { SingleFlight } from "../core/async/single-flight.js";
 import { describeError } from "../core/errors.js";
+import { ORPHAN_RECOVERY_STOP_REASON } from "../ports/run-types.js";
+import type { ThreadStore } from "../ports/thread-store.js";
 import { LEASE_ORPHAN_RECOVERY_ERROR, STARTUP_ORPHAN_RECOVERY_ERROR } from "./recovery.js";
 import type { RunRecord } from "./run-record.js";
 import type { RunService } from "./run-service.js";
-import { ORPHAN_RECOVERY_STOP_REASON } from "./run-types.js";
-import type { ThreadStore } from "./thread-store.js";
 
 export type RecoveryReason = "startup" | "periodic";
 

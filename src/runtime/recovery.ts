@@ -1,8 +1,8 @@
 import { describeError } from "../core/errors.js";
 import type { Logger } from "../core/logger.js";
-import type { RunEventStore } from "./run-event-store.js";
-import type { RunStore } from "./run-store.js";
-import type { RunRow } from "./run-types.js";
+import type { RunEventStore } from "../ports/run-event-store.js";
+import type { RunStore } from "../ports/run-store.js";
+import type { RunRow } from "../ports/run-types.js";
 import { confirmTerminalEvent } from "./terminal-evidence.js";
 
 export type ConfirmTerminal = typeof confirmTerminalEvent;

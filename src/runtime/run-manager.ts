@@ -10,11 +10,8 @@ import {
 } from "../core/errors.js";
 import { newRunId, newWorkerId } from "../core/ids.js";
 import { type Logger, rootLogger } from "../core/logger.js";
-import { LeaseHeartbeat, type OwnershipConfig, resolveOwnershipConfig } from "./lease-heartbeat.js";
-import { type ConfirmTerminal, publishRecoveredEvidence } from "./recovery.js";
-import type { RunEventStore } from "./run-event-store.js";
-import { newRunRow, RunRecord } from "./run-record.js";
-import type { NewThreadOperation, RunStore, StatusUpdate } from "./run-store.js";
+import type { RunEventStore } from "../ports/run-event-store.js";
+import type { NewThreadOperation, RunStore, StatusUpdate } from "../ports/run-store.js";
 import {
   type CancelAction,
   type CancelOutcome,
@@ -27,8 +24,11 @@ import {
   type RunCompletionData,
   type RunRow,
   type RunStatus,
-} from "./run-types.js";
-import type { FencedWrite, WriteFence } from "./write-fence.js";
+} from "../ports/run-types.js";
+import type { FencedWrite, WriteFence } from "../ports/write-fence.js";
+import { LeaseHeartbeat, type OwnershipConfig, resolveOwnershipConfig } from "./lease-heartbeat.js";
+import { type ConfirmTerminal, publishRecoveredEvidence } from "./recovery.js";
+import { newRunRow, RunRecord } from "./run-record.js";
 
 export interface AdmitOptions {
   assistantId?: string | null;

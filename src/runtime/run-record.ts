@@ -1,6 +1,6 @@
 import { Mutex } from "../core/async/mutex.js";
 import type { Task } from "../core/async/task.js";
-import type { NewThreadOperation } from "./run-store.js";
+import type { NewThreadOperation } from "../ports/run-store.js";
 import {
   type CancelAction,
   type DisconnectMode,
@@ -10,7 +10,7 @@ import {
   type OperationKind,
   type RunRow,
   type RunStatus,
-} from "./run-types.js";
+} from "../ports/run-types.js";
 
 /** Proof that a terminal status write was attributably acknowledged to this manager. */
 export interface TerminalCommitProof {

@@ -1,11 +1,12 @@
 import type { Task } from "../core/async/task.js";
 import { describeError } from "../core/errors.js";
+import type { AgentFactory, GraphStreamMode } from "../ports/agent.js";
+import type { StreamBridge } from "../ports/stream-bridge.js";
 import { type GraphCommandJson, toGraphCommand } from "./graph-command.js";
 import type { AdmitOptions, RunManager } from "./run-manager.js";
 import type { RunRecord } from "./run-record.js";
-import type { StreamBridge } from "./stream-bridge.js";
 import { startRunWorker } from "./worker/run-agent.js";
-import type { AgentFactory, GraphStreamMode, RunContext } from "./worker/run-context.js";
+import type { RunContext } from "./worker/run-context.js";
 
 /** What a run executes, kept in the run's durable `kwargs` so a queued run can start later. */
 export interface RunInvocation {

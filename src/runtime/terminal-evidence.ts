@@ -4,9 +4,9 @@ import {
   isFawnError,
   isOwnershipLostError,
 } from "../core/errors.js";
-import type { RunEvent, RunEventStore } from "./run-event-store.js";
-import type { RunStatus } from "./run-types.js";
-import type { FencedWrite } from "./write-fence.js";
+import type { RunEvent, RunEventStore } from "../ports/run-event-store.js";
+import type { RunStatus } from "../ports/run-types.js";
+import type { FencedWrite } from "../ports/write-fence.js";
 
 /**
  * The authoritative `run.terminal` event: written once per run through `putIfAbsent`, only after

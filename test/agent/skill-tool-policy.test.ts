@@ -17,7 +17,7 @@ import { contentText } from "../../src/agent/middlewares/conversation.js";
 import { allowedToolsFor } from "../../src/agent/skills/skill-tool-policy.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import type { AgentFactory } from "../../src/runtime/worker/run-context.js";
+import type { AgentFactory } from "../../src/ports/agent.js";
 import type { SandboxProvider } from "../../src/sandbox/index.js";
 import { LeadModelCalls, localSandboxProvider, putFile } from "../helpers/lead-model-calls.js";
 

@@ -20,7 +20,7 @@ import { parseConfig } from "../../src/core/config/load-config.js";
 import { sandboxConfigSchema } from "../../src/core/config/schema.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
-import type { AgentFactory } from "../../src/runtime/worker/run-context.js";
+import type { AgentFactory } from "../../src/ports/agent.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { requireBwrap } from "../sandbox/helpers/require-bwrap.js";

@@ -11,10 +11,10 @@ import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/mes
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-factory.js";
+import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
 import { servedAgent } from "../../src/cli/served-agent.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { rootLogger } from "../../src/core/logger.js";
-import { createFawn, type Fawn } from "../../src/embedded/create-fawn.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { within } from "../helpers/latch.js";

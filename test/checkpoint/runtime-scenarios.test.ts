@@ -8,10 +8,10 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import type { RunRecord } from "../../src/runtime/run-record.js";
 import { RunService } from "../../src/runtime/run-service.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { SqlCheckpointSaver } from "../../src/stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { openSqlStores, type SqlStores } from "../../src/stores/sql/stores.js";

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AttemptCounter, LoginAttemptStore } from "../../src/auth/login-attempt-store.js";
+import type { AttemptCounter, LoginAttemptStore } from "../../src/ports/login-attempt-store.js";
 
 export interface LoginAttemptStoreFixture {
   store: LoginAttemptStore;

@@ -1,5 +1,5 @@
 /** The run every write-fence case starts from, shared by the store suites that fence on it. */
-import type { RunStore } from "../../src/runtime/run-store.js";
+import type { RunStore } from "../../src/ports/run-store.js";
 import { at, newId } from "./run-store.js";
 
 /** The worker that owns the run, and the peer that takes it over. */

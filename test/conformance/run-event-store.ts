@@ -11,8 +11,8 @@ import type {
   NewRunEvent,
   RunEvent,
   RunEventStore,
-} from "../../src/runtime/run-event-store.js";
-import type { RunStore } from "../../src/runtime/run-store.js";
+} from "../../src/ports/run-event-store.js";
+import type { RunStore } from "../../src/ports/run-store.js";
 import { createOwnedRun, OWNER, PEER } from "./owned-run.js";
 import { at, newId } from "./run-store.js";
 

@@ -6,18 +6,14 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConflictError, OwnershipLostError } from "../../src/core/errors.js";
-import type {
-  AdmissionOptions,
-  NewThreadOperation,
-  RunStore,
-} from "../../src/runtime/run-store.js";
+import type { AdmissionOptions, NewThreadOperation, RunStore } from "../../src/ports/run-store.js";
 import {
   type CancelAction,
   type MultitaskStrategy,
   ORPHAN_RECOVERY_STOP_REASON,
   type RunRow,
   type RunStatus,
-} from "../../src/runtime/run-types.js";
+} from "../../src/ports/run-types.js";
 
 export interface RunStoreFixture {
   store: RunStore;

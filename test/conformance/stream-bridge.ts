@@ -6,11 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OwnershipLostError } from "../../src/core/errors.js";
-import type {
-  StreamBridge,
-  StreamItem,
-  SubscribeOptions,
-} from "../../src/runtime/stream-bridge.js";
+import type { StreamBridge, StreamItem, SubscribeOptions } from "../../src/ports/stream-bridge.js";
 
 export interface StreamBridgeOptions {
   /** Events retained per run; small values let tests force eviction. */

@@ -4,13 +4,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OwnershipLostError } from "../../src/core/errors.js";
-import type { RunStore } from "../../src/runtime/run-store.js";
+import type { RunStore } from "../../src/ports/run-store.js";
 import type {
   NewThread,
   ThreadRow,
   ThreadSearch,
   ThreadStore,
-} from "../../src/runtime/thread-store.js";
+} from "../../src/ports/thread-store.js";
 import { createOwnedRun, OWNER, PEER } from "./owned-run.js";
 import { at, newId } from "./run-store.js";
 

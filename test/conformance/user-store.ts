@@ -8,7 +8,7 @@ import type {
   NewUser,
   SessionRecord,
   UserStore,
-} from "../../src/auth/user-store.js";
+} from "../../src/ports/user-store.js";
 import { at, newId } from "./run-store.js";
 
 export interface UserStoreFixture {

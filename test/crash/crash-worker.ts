@@ -8,12 +8,13 @@
  * Usage: node crash-worker.mjs <database-url> <warmup-runs> <point,point,...>
  */
 import { randomUUID } from "node:crypto";
-import type { NewRunEvent, RunEvent, RunEventStore } from "../../src/runtime/run-event-store.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
+import type { NewRunEvent, RunEvent, RunEventStore } from "../../src/ports/run-event-store.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import { RunService } from "../../src/runtime/run-service.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";
+import { runJournalOf } from "../helpers/run-journal-of.js";
 
 const [url, warmupText, pointsText] = process.argv.slice(2);
 if (!url || !warmupText || !pointsText)
@@ -70,7 +71,7 @@ function acknowledging(store: RunEventStore): RunEventStore {
 
 const agent: StreamingAgent = {
   async *stream(_input, options) {
-    const journal = options.journal;
+    const journal = runJournalOf(options);
     const runId = String(options.configurable?.run_id ?? "");
     const id = randomUUID();
     journal?.handleChainStart({ name: "crash-graph" }, {}, id);

@@ -12,13 +12,13 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createFawn, type Fawn } from "../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../src/gateway/app.js";
 import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../src/gateway/server.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 
 const TitledState = Annotation.Root({
   ...MessagesAnnotation.spec,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_USER_ID } from "../../src/core/paths.js";
-import type { NewRunEvent } from "../../src/runtime/run-event-store.js";
+import type { NewRunEvent } from "../../src/ports/run-event-store.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
 interface Row {

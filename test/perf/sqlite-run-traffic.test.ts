@@ -14,13 +14,13 @@ import { createLeadAgent } from "../../src/agent/lead-agent/create-lead-agent.js
 import { toStreamingAgent } from "../../src/agent/lead-agent/streaming-agent.js";
 import { parseScript } from "../../src/agent/scripted/script-schema.js";
 import { ScriptedChatModel } from "../../src/agent/scripted/scripted-chat-model.js";
+import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createFawn, type Fawn } from "../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../src/gateway/app.js";
 import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../src/gateway/server.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 import type { SqlTraffic } from "../../src/stores/sql/sql-traffic.js";
 import { trafficSince } from "../../src/stores/sql/sql-traffic.js";
 import { openSqlStores, type SqlStores } from "../../src/stores/sql/stores.js";

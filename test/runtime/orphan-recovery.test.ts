@@ -4,12 +4,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { createFawn } from "../../src/app/create-fawn.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
-import { createFawn } from "../../src/embedded/create-fawn.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
+import type { RunStatus } from "../../src/ports/run-types.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import { newRunRow } from "../../src/runtime/run-record.js";
-import type { RunStatus } from "../../src/runtime/run-types.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { within } from "../helpers/latch.js";

@@ -23,11 +23,11 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 import { identifyRunInput } from "../../src/runtime/journal/run-input.js";
 import { RunJournal } from "../../src/runtime/journal/run-journal.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import { RunService } from "../../src/runtime/run-service.js";
-import type { StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { within } from "../helpers/latch.js";

@@ -7,8 +7,8 @@ import {
   IdempotencyMismatchError,
   UnsupportedStrategyError,
 } from "../../src/core/errors.js";
+import type { MultitaskStrategy } from "../../src/ports/run-types.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
-import type { MultitaskStrategy } from "../../src/runtime/run-types.js";
 import { MemoryRunStore } from "../../src/stores/memory/run-store.js";
 
 /** A host task that runs until cancelled. */

@@ -16,7 +16,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnTask, type Task } from "../../src/core/async/task.js";
 import { CancelledError } from "../../src/core/errors.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../src/core/paths.js";
-import { RunJournal } from "../../src/runtime/journal/run-journal.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
+import type { FawnStores } from "../../src/ports/fawn-stores.js";
 import type {
   EvidenceReceipt,
   NewRunEvent,
@@ -24,17 +25,17 @@ import type {
   PutIfAbsentResult,
   RunEvent,
   RunEventStore,
-} from "../../src/runtime/run-event-store.js";
+} from "../../src/ports/run-event-store.js";
+import type { RunStore } from "../../src/ports/run-store.js";
+import type { OperationKind, RunStatus } from "../../src/ports/run-types.js";
+import { RunJournal } from "../../src/runtime/journal/run-journal.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import { newRunRow, type RunRecord } from "../../src/runtime/run-record.js";
-import type { RunStore } from "../../src/runtime/run-store.js";
-import type { OperationKind, RunStatus } from "../../src/runtime/run-types.js";
-import type { FawnStores } from "../../src/runtime/stores.js";
 import { confirmTerminalEvent } from "../../src/runtime/terminal-evidence.js";
 import { fileSystemOutputsScanner } from "../../src/runtime/worker/produced-outputs.js";
 import { restoreRollbackPoint } from "../../src/runtime/worker/rollback.js";
 import { startRunWorker } from "../../src/runtime/worker/run-agent.js";
-import type { RunContext, StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import type { RunContext } from "../../src/runtime/worker/run-context.js";
 import { JsonlRunEventStore } from "../../src/stores/jsonl/run-event-store.js";
 import { MemoryRunEventStore } from "../../src/stores/memory/run-event-store.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
@@ -42,6 +43,7 @@ import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";
 import { Latch, within } from "../helpers/latch.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
+import { runJournalOf } from "../helpers/run-journal-of.js";
 
 interface RootAgentOptions {
   completions?: number;
@@ -52,7 +54,7 @@ interface RootAgentOptions {
 function rootAgent(options: RootAgentOptions = {}): StreamingAgent {
   return {
     async *stream(_input, streamOptions) {
-      const journal = streamOptions.journal;
+      const journal = runJournalOf(streamOptions);
       if (!journal) throw new Error("the worker did not hand the journal to the graph");
       for (let invocation = 0; invocation < (options.completions ?? 1); invocation += 1) {
         const graphId = randomUUID();

@@ -6,22 +6,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnTask, type Task } from "../../src/core/async/task.js";
 import { CancelledError, ConflictError, isCancelledError } from "../../src/core/errors.js";
-import { RunJournal, type RunJournalOptions } from "../../src/runtime/journal/run-journal.js";
+import type { StreamingAgent } from "../../src/ports/agent.js";
 import type {
   NewRunEvent,
   PutIfAbsentOptions,
   PutIfAbsentResult,
   RunEvent,
-} from "../../src/runtime/run-event-store.js";
+} from "../../src/ports/run-event-store.js";
+import type { StatusUpdate } from "../../src/ports/run-store.js";
+import type { RunStatus } from "../../src/ports/run-types.js";
+import type { ProducerOwner } from "../../src/ports/stream-bridge.js";
+import type { ThreadStatus } from "../../src/ports/thread-store.js";
+import { RunJournal, type RunJournalOptions } from "../../src/runtime/journal/run-journal.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import type { RunRecord } from "../../src/runtime/run-record.js";
-import type { StatusUpdate } from "../../src/runtime/run-store.js";
-import type { RunStatus } from "../../src/runtime/run-types.js";
-import type { ProducerOwner } from "../../src/runtime/stream-bridge.js";
-import type { ThreadStatus } from "../../src/runtime/thread-store.js";
 import { drainRunFinalization } from "../../src/runtime/worker/drain.js";
 import { startRunWorker } from "../../src/runtime/worker/run-agent.js";
-import type { RunContext, StreamingAgent } from "../../src/runtime/worker/run-context.js";
+import type { RunContext } from "../../src/runtime/worker/run-context.js";
 import { MemoryRunEventStore } from "../../src/stores/memory/run-event-store.js";
 import { MemoryRunStore } from "../../src/stores/memory/run-store.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";

@@ -17,16 +17,16 @@ import {
 } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RunManager } from "../../src/runtime/run-manager.js";
-import type { RunRecord } from "../../src/runtime/run-record.js";
-import { RunService } from "../../src/runtime/run-service.js";
-import type { FawnStores } from "../../src/runtime/stores.js";
-import type { StreamItem } from "../../src/runtime/stream-bridge.js";
 import {
   GRAPH_STREAM_MODES,
   type GraphStreamMode,
   type StreamingAgent,
-} from "../../src/runtime/worker/run-context.js";
+} from "../../src/ports/agent.js";
+import type { FawnStores } from "../../src/ports/fawn-stores.js";
+import type { StreamItem } from "../../src/ports/stream-bridge.js";
+import { RunManager } from "../../src/runtime/run-manager.js";
+import type { RunRecord } from "../../src/runtime/run-record.js";
+import { RunService } from "../../src/runtime/run-service.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";

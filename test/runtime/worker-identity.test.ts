@@ -1,8 +1,8 @@
 /** The graph sees the admitted run's identity, never a client-supplied one. */
 import { describe, expect, it } from "vitest";
+import type { AgentStreamOptions, StreamingAgent } from "../../src/ports/agent.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
 import { RunService } from "../../src/runtime/run-service.js";
-import type { AgentStreamOptions, StreamingAgent } from "../../src/runtime/worker/run-context.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { within } from "../helpers/latch.js";

@@ -11,7 +11,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withDeadline } from "../../src/core/async/deadline.js";
 import { ConfigError, ConflictError, StoreError, ValidationError } from "../../src/core/errors.js";
-import { emptyTokenTotals, type RunRow } from "../../src/runtime/run-types.js";
+import { emptyTokenTotals, type RunRow } from "../../src/ports/run-types.js";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
 import { fawnMigrationProvider } from "../../src/stores/sql/migrations.js";
 import { runRowToDb } from "../../src/stores/sql/run-row-codec.js";

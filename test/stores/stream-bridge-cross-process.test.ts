@@ -10,7 +10,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { StreamItem } from "../../src/runtime/stream-bridge.js";
+import type { StreamItem } from "../../src/ports/stream-bridge.js";
 import { RedisStreamBridge } from "../../src/stores/redis/stream-bridge.js";
 import {
   deleteKeysWithPrefix,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ManualClock } from "../../src/core/clock.js";
 import { ConfigError } from "../../src/core/errors.js";
-import type { StreamItem } from "../../src/runtime/stream-bridge.js";
+import type { StreamItem } from "../../src/ports/stream-bridge.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { describeStreamBridge } from "../conformance/stream-bridge.js";
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { StreamItem } from "../../src/runtime/stream-bridge.js";
+import type { StreamItem } from "../../src/ports/stream-bridge.js";
 import { RedisStreamBridge } from "../../src/stores/redis/stream-bridge.js";
 import { type PrivateRedis, startPrivateRedis } from "../helpers/redis.js";
 

@@ -13,7 +13,7 @@ import {
   StoreError,
   ValidationError,
 } from "../../src/core/errors.js";
-import type { StreamItem } from "../../src/runtime/stream-bridge.js";
+import type { StreamItem } from "../../src/ports/stream-bridge.js";
 import type { RedisConnectionRole } from "../../src/stores/redis/connections.js";
 import {
   RedisStreamBridge,

@@ -6,7 +6,7 @@ import { isPlainObject } from "../../core/config/env-expansion.js";
 import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../core/paths.js";
-import type { AgentFactory } from "../../runtime/worker/run-context.js";
+import type { AgentFactory } from "../../ports/agent.js";
 import { mcpToolCacheFor } from "../mcp/mcp-tool-cache.js";
 import { acceptMcpTools } from "../mcp/merge-mcp-tools.js";
 import { LeadMemory } from "../memory/lead-memory.js";

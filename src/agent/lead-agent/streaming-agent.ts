@@ -1,7 +1,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { isCommand, type StreamMode } from "@langchain/langgraph";
 import { isPlainObject } from "../../core/config/env-expansion.js";
-import type { AgentStreamOptions, StreamingAgent } from "../../runtime/worker/run-context.js";
+import type { AgentStreamOptions, StreamingAgent } from "../../ports/agent.js";
 import { EVIDENCE_CONFIG_KEY } from "../middlewares/runtime.js";
 import type { LeadAgentGraph } from "./create-lead-agent.js";
 import type { ThreadStateUpdate } from "./thread-state.js";

@@ -4,21 +4,16 @@ import { isPlainObject } from "../../core/config/env-expansion.js";
 import { describeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
+import type { EvidenceRecorder } from "../../ports/agent.js";
 import type { AgentMiddleware, HookName, MiddlewareRuntime } from "./types.js";
+
+export type { EvidenceRecorder };
 
 /**
  * Where the run's journal travels inside the graph config. A `__` key: LangGraph keeps such keys
  * out of checkpoint metadata, and savers only read the checkpoint address from `configurable`.
  */
 export const EVIDENCE_CONFIG_KEY = "__fawn_evidence";
-
-/** The slice of the run journal middlewares write to. */
-export interface EvidenceRecorder {
-  recordMiddleware(
-    tag: string,
-    record: { name: string; hook: string; action: string; changes?: unknown },
-  ): boolean;
-}
 
 export interface RuntimeSource {
   config: LangGraphRunnableConfig;

@@ -1,10 +1,10 @@
 import type { Hono } from "hono";
 import { createAuthServices } from "../../auth/auth-services.js";
-import type { LoginAttemptStore } from "../../auth/login-attempt-store.js";
 import { userStoreOf } from "../../auth/user-store-of.js";
 import type { AuthMode, FawnConfig } from "../../core/config/schema.js";
 import type { Logger } from "../../core/logger.js";
-import type { FawnStores } from "../../runtime/stores.js";
+import type { FawnStores } from "../../ports/fawn-stores.js";
+import type { LoginAttemptStore } from "../../ports/login-attempt-store.js";
 import { MemoryUserStore } from "../../stores/memory/user-store.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { DisabledAuthProvider } from "./disabled-auth.js";

@@ -1,11 +1,11 @@
 import type { Hono } from "hono";
 import type { AuthServices } from "../../auth/auth-services.js";
-import type { LoginAttemptStore } from "../../auth/login-attempt-store.js";
 import { LoginRateLimiter } from "../../auth/login-rate-limiter.js";
 import type { Clock } from "../../core/clock.js";
 import type { AuthConfig } from "../../core/config/schema.js";
 import { FawnError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
+import type { LoginAttemptStore } from "../../ports/login-attempt-store.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { readCookies, SESSION_COOKIE } from "./auth-cookies.js";
 import type { AuthProvider } from "./auth-provider.js";

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from "../../core/errors.js";
-import { type CancelOutcome, isTerminalStatus, type RunRow } from "../../runtime/run-types.js";
+import { type CancelOutcome, isTerminalStatus, type RunRow } from "../../ports/run-types.js";
 
 /**
  * What a `CancelOutcome` means to the caller. Returns for outcomes that count as accepted

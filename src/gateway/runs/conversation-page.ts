@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventStore } from "../../runtime/run-event-store.js";
+import type { RunEvent, RunEventStore } from "../../ports/run-event-store.js";
 
 /** Callers whose model calls and tool results are not the conversation: side calls, sub-agents. */
 const OFF_CONVERSATION_CALLERS = ["middleware:", "subagent:"];

@@ -1,8 +1,8 @@
+import type { Fawn } from "../../app/create-fawn.js";
 import { describeError } from "../../core/errors.js";
+import { toJson } from "../../core/json/serialize.js";
 import type { Logger } from "../../core/logger.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
 import type { RunRecord } from "../../runtime/run-record.js";
-import { toJson } from "../../runtime/serialize.js";
 import type { RunContext } from "../../runtime/worker/run-context.js";
 import { isInternalChannel } from "../state/checkpoint-to-state.js";
 import { toApiRun } from "./run-response.js";

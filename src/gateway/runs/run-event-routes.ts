@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { RunEvent } from "../../runtime/run-event-store.js";
+import type { RunEvent } from "../../ports/run-event-store.js";
 import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { firstValues, queryInt, queryList } from "../http/query.js";

@@ -1,3 +1,4 @@
+import type { Fawn } from "../../app/create-fawn.js";
 import { runUrgent } from "../../core/async/urgency.js";
 import { isoNow } from "../../core/clock.js";
 import {
@@ -7,16 +8,15 @@ import {
   NotFoundError,
 } from "../../core/errors.js";
 import { isValidId, newThreadId } from "../../core/ids.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
-import type { RunRecord } from "../../runtime/run-record.js";
+import type { Json } from "../../core/json/serialize.js";
 import {
   type CancelAction,
   isActiveStatus,
   type RunRow,
   type RunStatus,
-} from "../../runtime/run-types.js";
-import type { Json } from "../../runtime/serialize.js";
-import type { ThreadRow } from "../../runtime/thread-store.js";
+} from "../../ports/run-types.js";
+import type { ThreadRow } from "../../ports/thread-store.js";
+import type { RunRecord } from "../../runtime/run-record.js";
 import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";

@@ -1,5 +1,5 @@
+import type { GraphStreamMode } from "../../ports/agent.js";
 import type { RunInvocation } from "../../runtime/run-service.js";
-import type { GraphStreamMode } from "../../runtime/worker/run-context.js";
 import type { ApiStreamMode, RunCreateBody } from "./run-schemas.js";
 
 /**

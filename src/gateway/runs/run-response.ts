@@ -1,4 +1,4 @@
-import type { RunRow } from "../../runtime/run-types.js";
+import type { RunRow } from "../../ports/run-types.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 
 /** LangGraph's `Run` plus the reference's accounting fields; no lease or evidence internals. */

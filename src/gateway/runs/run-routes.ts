@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { CANCEL_ACTIONS, RUN_STATUSES } from "../../runtime/run-types.js";
+import { CANCEL_ACTIONS, RUN_STATUSES } from "../../ports/run-types.js";
 import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { firstValues, queryBool, queryInt } from "../http/query.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MULTITASK_STRATEGIES } from "../../runtime/run-types.js";
+import { MULTITASK_STRATEGIES } from "../../ports/run-types.js";
 import { checkpointSelector, jsonObject } from "../http/json-schemas.js";
 
 /**

@@ -1,6 +1,6 @@
+import type { Fawn } from "../../app/create-fawn.js";
 import { sleep } from "../../core/async/deadline.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
-import { isTerminalStatus, type RunRow } from "../../runtime/run-types.js";
+import { isTerminalStatus, type RunRow } from "../../ports/run-types.js";
 
 /** How often a run that is not executing here (or not started yet) is polled in the store. */
 const POLL_MS = 100;

@@ -1,5 +1,5 @@
+import type { Fawn } from "../../app/create-fawn.js";
 import { describeError, isFawnError } from "../../core/errors.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { waitForRunEnd } from "./run-waiter.js";
 

@@ -1,4 +1,4 @@
-import type { StreamWatch, WatchItem } from "../../runtime/stream-bridge.js";
+import type { StreamWatch, WatchItem } from "../../ports/stream-bridge.js";
 import {
   alreadyFinished,
   endFrame,

@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
+import type { Fawn } from "../../app/create-fawn.js";
 import { createLogger } from "../../core/logger.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
 import { MemoryStreamBridge } from "../../stores/memory/stream-bridge.js";
 import { runEventStream } from "./run-event-stream.js";
 

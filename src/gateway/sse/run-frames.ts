@@ -1,6 +1,6 @@
-import type { Fawn } from "../../embedded/create-fawn.js";
-import { isTerminalStatus } from "../../runtime/run-types.js";
-import type { StreamGap, WatchItem } from "../../runtime/stream-bridge.js";
+import type { Fawn } from "../../app/create-fawn.js";
+import { isTerminalStatus } from "../../ports/run-types.js";
+import type { StreamGap, WatchItem } from "../../ports/stream-bridge.js";
 import { eventFrame, HEARTBEAT_FRAME, streamEventFrame } from "./sse-frame.js";
 
 export type Frame =

@@ -3,7 +3,7 @@
  * when the event has one, then a blank line. Comments (`: …`) are heartbeats.
  */
 
-import type { StreamEvent } from "../../runtime/stream-bridge.js";
+import type { StreamEvent } from "../../ports/stream-bridge.js";
 
 export const HEARTBEAT_FRAME = ": heartbeat\n\n";
 

@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { type Json, toJson } from "../../runtime/serialize.js";
+import { type Json, toJson } from "../../core/json/serialize.js";
 import type { ApiInterrupt, ApiTask, ApiThreadState, CheckpointRef } from "./thread-state.js";
 
 /** Channels LangGraph keeps for itself; never part of the user-visible state. */

@@ -1,4 +1,4 @@
-import type { Json } from "../../runtime/serialize.js";
+import type { Json } from "../../core/json/serialize.js";
 
 /** LangGraph's checkpoint reference, as the SDK sends and expects it. */
 export interface CheckpointRef {

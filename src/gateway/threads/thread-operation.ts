@@ -1,6 +1,6 @@
 import { ConflictError, isFawnError } from "../../core/errors.js";
+import type { RunStore } from "../../ports/run-store.js";
 import type { RunManager } from "../../runtime/run-manager.js";
-import type { RunStore } from "../../runtime/run-store.js";
 
 export type ThreadOperationKind = "delete" | "checkpoint_write";
 

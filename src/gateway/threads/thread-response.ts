@@ -1,5 +1,5 @@
-import type { Json } from "../../runtime/serialize.js";
-import type { ThreadRow, ThreadStatus } from "../../runtime/thread-store.js";
+import type { Json } from "../../core/json/serialize.js";
+import type { ThreadRow, ThreadStatus } from "../../ports/thread-store.js";
 import type { ApiInterrupt, ApiThreadState } from "../state/thread-state.js";
 
 /** LangGraph's `Thread` object. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { THREAD_STATUSES } from "../../runtime/thread-store.js";
+import { THREAD_STATUSES } from "../../ports/thread-store.js";
 import {
   checkpointSelector,
   idString,

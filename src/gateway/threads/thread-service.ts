@@ -1,10 +1,10 @@
 import type { z } from "zod";
+import type { Fawn } from "../../app/create-fawn.js";
 import { isoNow } from "../../core/clock.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../core/errors.js";
 import { newThreadId } from "../../core/ids.js";
 import { FawnPaths } from "../../core/paths.js";
-import type { Fawn } from "../../embedded/create-fawn.js";
-import type { ThreadRow, ThreadStatus } from "../../runtime/thread-store.js";
+import type { ThreadRow, ThreadStatus } from "../../ports/thread-store.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import { withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";

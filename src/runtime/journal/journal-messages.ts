@@ -4,7 +4,7 @@ import {
   isBaseMessage,
   ToolMessage,
 } from "@langchain/core/messages";
-import { messageText, truncateText } from "../serialize.js";
+import { messageText, truncateText } from "../../core/json/serialize.js";
 
 /** Message-derived convenience data of a run: counts, first human and last AI text. */
 export class JournalMessages {

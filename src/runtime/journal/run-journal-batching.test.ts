@@ -4,8 +4,8 @@
  * are appended, and the store always has the next batch ready.
  */
 import { describe, expect, it } from "vitest";
+import type { NewRunEvent, RunEvent } from "../../ports/run-event-store.js";
 import { MemoryRunEventStore } from "../../stores/memory/run-event-store.js";
-import type { NewRunEvent, RunEvent } from "../run-event-store.js";
 import { RunJournal } from "./run-journal.js";
 
 /** A memory store whose writes wait at a gate the test opens, and which records batch sizes. */

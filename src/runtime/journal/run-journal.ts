@@ -2,13 +2,13 @@ import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { HumanMessage } from "@langchain/core/messages";
 import type { ChainValues } from "@langchain/core/utils/types";
 import { describeError, isOwnershipLostError } from "../../core/errors.js";
+import { type Json, toJson } from "../../core/json/serialize.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
+import type { NewRunEvent, RunEventStore } from "../../ports/run-event-store.js";
+import type { RunCompletionData } from "../../ports/run-types.js";
+import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
+import type { WriteFence } from "../../ports/write-fence.js";
 import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
-import type { NewRunEvent, RunEventStore } from "../run-event-store.js";
-import type { RunCompletionData } from "../run-types.js";
-import { type Json, toJson } from "../serialize.js";
-import { SerializedRunEvent } from "../serialized-run-event.js";
-import type { WriteFence } from "../write-fence.js";
 import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
 

@@ -1,5 +1,5 @@
-import type { ModelTokenUsage, RunTokenTotals } from "../run-types.js";
-import { emptyTokenTotals } from "../run-types.js";
+import type { ModelTokenUsage, RunTokenTotals } from "../../ports/run-types.js";
+import { emptyTokenTotals } from "../../ports/run-types.js";
 
 export type CallerTags = string;
 

@@ -1,15 +1,16 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
+import { type Json, toJson } from "../../core/json/serialize.js";
+import { SharedJson } from "../../core/json/shared-json.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
-import { checkpointerForRun } from "../fenced-checkpointer.js";
+import type { AgentStreamOptions, GraphStreamMode, StreamingAgent } from "../../ports/agent.js";
+import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
+import type { StreamBridge } from "../../ports/stream-bridge.js";
 import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
 import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
-import { type Json, toJson } from "../serialize.js";
-import { SharedJson } from "../shared-json.js";
-import type { StreamBridge } from "../stream-bridge.js";
 import { drainRunFinalization } from "./drain.js";
 import { type Finalization, runFinalization } from "./finalizer-stages.js";
 import {
@@ -19,12 +20,7 @@ import {
   verifyDelivery,
 } from "./produced-outputs.js";
 import { captureRollbackPoint } from "./rollback.js";
-import type {
-  AgentStreamOptions,
-  GraphStreamMode,
-  RunAgentRequest,
-  StreamingAgent,
-} from "./run-context.js";
+import type { RunAgentRequest } from "./run-context.js";
 import { SubagentEventBuffer } from "./subagent-events.js";
 
 /**

@@ -1,9 +1,10 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { Logger } from "../../core/logger.js";
+import type { AgentFactory, GraphStreamMode } from "../../ports/agent.js";
+import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { ThreadStore } from "../../ports/thread-store.js";
 import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
-import type { RunEventStore } from "../run-event-store.js";
 import type { RunRecord } from "../run-record.js";
-import type { ThreadStore } from "../thread-store.js";
 import type { FinalizerStage } from "./finalizer-stages.js";
 import type { ProducedOutputsScanner } from "./produced-outputs.js";
 import type { restoreRollbackPoint } from "./rollback.js";
@@ -46,7 +47,7 @@ export interface RunContext {
   restoreCheckpoint?: typeof restoreRollbackPoint;
 }
 
-/** Anything that streams like a compiled LangGraph graph. */
+/** What a completion hook is told about the finished run. */
 export interface RunCompletedOptions {
   signal: AbortSignal;
   /**
@@ -56,49 +57,6 @@ export interface RunCompletedOptions {
    */
   finalValues?: Readonly<Record<string, unknown>> | null;
 }
-
-export interface StreamingAgent {
-  stream(
-    input: unknown,
-    options: AgentStreamOptions,
-  ): Promise<AsyncIterable<unknown>> | AsyncIterable<unknown>;
-}
-
-export interface AgentStreamOptions {
-  configurable?: Record<string, unknown>;
-  callbacks?: unknown[];
-  streamMode?: string | string[];
-  subgraphs?: boolean;
-  signal?: AbortSignal;
-  interruptBefore?: string[] | "*";
-  interruptAfter?: string[] | "*";
-  runName?: string;
-  /** The run's journal, for graphs that record middleware evidence directly. */
-  journal?: RunJournal | null;
-  [key: string]: unknown;
-}
-
-export type AgentFactory = (args: {
-  config: Record<string, unknown>;
-  /**
-   * The checkpointer this run's graph must be compiled with, when the runtime has one: the
-   * runtime's own behind the run's write fence, so the run's checkpoint writes stop the moment a
-   * peer takes the run over. A factory that compiles its graph with another saver loses that.
-   */
-  checkpointer?: BaseCheckpointSaver;
-}) => StreamingAgent | Promise<StreamingAgent>;
-
-/** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */
-export const GRAPH_STREAM_MODES = [
-  "values",
-  "messages",
-  "updates",
-  "custom",
-  "debug",
-  "tasks",
-  "checkpoints",
-] as const;
-export type GraphStreamMode = (typeof GRAPH_STREAM_MODES)[number];
 
 export interface RunAgentRequest {
   ctx: RunContext;

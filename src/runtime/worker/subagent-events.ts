@@ -1,10 +1,10 @@
+import { toJson } from "../../core/json/serialize.js";
+import type { NewRunEvent } from "../../ports/run-event-store.js";
 import {
   MAX_SUBAGENT_STEP_TEXT,
   SUBAGENT_TERMINAL_STATUSES,
   type SubagentTerminalStatus,
 } from "../event-catalog.js";
-import type { NewRunEvent } from "../run-event-store.js";
-import { toJson } from "../serialize.js";
 
 const TERMINAL_CHUNKS: Record<string, string> = Object.fromEntries(
   SUBAGENT_TERMINAL_STATUSES.map((status) => [`task_${status}`, status]),

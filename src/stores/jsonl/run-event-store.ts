@@ -24,8 +24,8 @@ import type {
   PutIfAbsentResult,
   RunEvent,
   RunEventStore,
-} from "../../runtime/run-event-store.js";
-import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
+} from "../../ports/run-event-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../ports/write-fence.js";
 import {
   filterRunEvents,
   ownedBy,

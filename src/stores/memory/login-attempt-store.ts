@@ -3,7 +3,7 @@ import {
   type LoginAttemptStore,
   type LoginGate,
   secondsUntil,
-} from "../../auth/login-attempt-store.js";
+} from "../../ports/login-attempt-store.js";
 
 interface FailureWindow {
   failures: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../core/errors.js";
-import type { NewRunEvent, RunEvent } from "../../runtime/run-event-store.js";
+import type { NewRunEvent, RunEvent } from "../../ports/run-event-store.js";
 import { MemoryRunEventStore } from "./run-event-store.js";
 
 const event = (threadId: string, fields: Partial<NewRunEvent> = {}): NewRunEvent => ({

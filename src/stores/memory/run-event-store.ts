@@ -12,8 +12,8 @@ import {
   type PutIfAbsentResult,
   type RunEvent,
   type RunEventStore,
-} from "../../runtime/run-event-store.js";
-import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
+} from "../../ports/run-event-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../ports/write-fence.js";
 import type { MemoryStoreOptions } from "./run-store.js";
 
 export interface MemoryRunEventStoreOptions extends MemoryStoreOptions {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AdmissionOptions } from "../../runtime/run-store.js";
-import type { RunStatus } from "../../runtime/run-types.js";
+import type { AdmissionOptions } from "../../ports/run-store.js";
+import type { RunStatus } from "../../ports/run-types.js";
 import { MemoryRunStore } from "./run-store.js";
 
 const options: AdmissionOptions = {

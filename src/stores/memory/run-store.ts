@@ -1,6 +1,5 @@
 import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError, UnsupportedStrategyError, ValidationError } from "../../core/errors.js";
-import { newRunRow } from "../../runtime/run-record.js";
 import type {
   AdmissionOptions,
   AdmissionResult,
@@ -13,7 +12,7 @@ import type {
   RunStore,
   StatusUpdate,
   TakeoverClaim,
-} from "../../runtime/run-store.js";
+} from "../../ports/run-store.js";
 import {
   type CancelAction,
   isActiveStatus,
@@ -22,13 +21,14 @@ import {
   type RunCompletionData,
   type RunRow,
   type RunStatus,
-} from "../../runtime/run-types.js";
+} from "../../ports/run-types.js";
 import {
   type FencedWrite,
   ownershipLost,
   type RunOwnership,
   type WriteFence,
-} from "../../runtime/write-fence.js";
+} from "../../ports/write-fence.js";
+import { newRunRow } from "../../runtime/run-record.js";
 
 const CANCELLED_BY_NEWER_RUN = "Cancelled by newer run";
 const MAX_CONVENIENCE_MESSAGE_CHARS = 2000;

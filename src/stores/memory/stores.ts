@@ -1,4 +1,4 @@
-import type { FawnStores } from "../../runtime/stores.js";
+import type { FawnStores } from "../../ports/fawn-stores.js";
 import { MemoryRunEventStore } from "./run-event-store.js";
 import { MemoryRunStore, type MemoryStoreOptions } from "./run-store.js";
 import { MemoryThreadStore } from "./thread-store.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { WatchItem } from "../../runtime/stream-bridge.js";
+import type { WatchItem } from "../../ports/stream-bridge.js";
 import { MemoryStreamBridge } from "./stream-bridge.js";
 
 const QUIET = 60_000;

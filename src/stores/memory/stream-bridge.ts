@@ -9,8 +9,8 @@ import type {
   StreamWatch,
   SubscribeOptions,
   WatchItem,
-} from "../../runtime/stream-bridge.js";
-import { type FencedWrite, ownershipLost } from "../../runtime/write-fence.js";
+} from "../../ports/stream-bridge.js";
+import { type FencedWrite, ownershipLost } from "../../ports/write-fence.js";
 
 export interface MemoryStreamBridgeOptions {
   /** Events retained per run; older ones are evicted and a cursor into them gets a gap. */

@@ -7,8 +7,8 @@ import type {
   ThreadSearch,
   ThreadStatus,
   ThreadStore,
-} from "../../runtime/thread-store.js";
-import { assertFence, type FencedWrite, type RunOwnership } from "../../runtime/write-fence.js";
+} from "../../ports/thread-store.js";
+import { assertFence, type FencedWrite, type RunOwnership } from "../../ports/write-fence.js";
 import type { MemoryStoreOptions } from "./run-store.js";
 
 export interface MemoryThreadStoreOptions extends MemoryStoreOptions {

@@ -5,7 +5,7 @@ import type {
   SessionRecord,
   UserRecord,
   UserStore,
-} from "../../auth/user-store.js";
+} from "../../ports/user-store.js";
 
 /** Users, sessions and API tokens in process memory (tests, `database.url: memory:`). */
 export class MemoryUserStore implements UserStore {

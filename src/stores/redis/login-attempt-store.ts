@@ -1,11 +1,11 @@
 import { Redis } from "ioredis";
+import { StoreError } from "../../core/errors.js";
 import {
   type AttemptCounter,
   type LoginAttemptStore,
   type LoginGate,
   secondsUntil,
-} from "../../auth/login-attempt-store.js";
-import { StoreError } from "../../core/errors.js";
+} from "../../ports/login-attempt-store.js";
 import { closeConnection } from "./connections.js";
 import { LuaScript } from "./lua-script.js";
 

@@ -15,8 +15,8 @@ import type {
   StreamBridge,
   StreamItem,
   SubscribeOptions,
-} from "../../runtime/stream-bridge.js";
-import { type FencedWrite, ownershipLost } from "../../runtime/write-fence.js";
+} from "../../ports/stream-bridge.js";
+import { type FencedWrite, ownershipLost } from "../../ports/write-fence.js";
 import {
   closeConnection,
   openConnection,

@@ -10,7 +10,7 @@
  *   {kind: "end", prev: <id>, epoch: <epoch>}
  */
 import { StoreError, ValidationError } from "../../core/errors.js";
-import type { StreamEvent } from "../../runtime/stream-bridge.js";
+import type { StreamEvent } from "../../ports/stream-bridge.js";
 import { formatEventId, isEpoch } from "./stream-ids.js";
 
 /** `id` and `prev` are Redis entry ids; an event's `event.id` is its event id (with the epoch). */

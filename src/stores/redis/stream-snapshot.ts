@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import type { StreamGap } from "../../runtime/stream-bridge.js";
+import type { StreamGap } from "../../ports/stream-bridge.js";
 import { decodeEntries, type StoredEntry } from "./stream-entries.js";
 import { ORIGIN_ID } from "./stream-ids.js";
 

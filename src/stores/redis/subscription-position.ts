@@ -6,7 +6,7 @@
  * one, in the same epoch. Anything else — the stream gone (restart, eviction, expiry), a new
  * incarnation, a window trimmed past the entry — is a gap.
  */
-import type { StreamGap } from "../../runtime/stream-bridge.js";
+import type { StreamGap } from "../../ports/stream-bridge.js";
 import type { StoredEntry } from "./stream-entries.js";
 import { compareStreamIds, type EventCursor, ORIGIN_ID, parseEventId } from "./stream-ids.js";
 import { gapAt, type StreamSnapshot } from "./stream-snapshot.js";

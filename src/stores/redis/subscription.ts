@@ -7,7 +7,7 @@
 import type { Redis } from "ioredis";
 import { sleep } from "../../core/async/deadline.js";
 import { isFawnError, StoreError } from "../../core/errors.js";
-import type { StreamItem, SubscribeOptions } from "../../runtime/stream-bridge.js";
+import type { StreamItem, SubscribeOptions } from "../../ports/stream-bridge.js";
 import { isTransientRedisError } from "./redis-errors.js";
 import { readSnapshot } from "./stream-snapshot.js";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SerializedRunEvent } from "../../runtime/serialized-run-event.js";
+import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import { encodeEvent } from "./event-codec.js";
 
 const fields = {

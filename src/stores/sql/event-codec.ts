@@ -5,8 +5,8 @@ import {
   MAX_EVENT_TYPE_LENGTH,
   type NewRunEvent,
   type RunEvent,
-} from "../../runtime/run-event-store.js";
-import { SerializedRunEvent } from "../../runtime/serialized-run-event.js";
+} from "../../ports/run-event-store.js";
+import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import { fromDbObject, fromDbTimestamp, toDbTimestamp } from "./codec.js";
 import type { RunEventsTable } from "./schema.js";
 

@@ -4,7 +4,7 @@ import {
   type LoginAttemptStore,
   type LoginGate,
   secondsUntil,
-} from "../../auth/login-attempt-store.js";
+} from "../../ports/login-attempt-store.js";
 import { toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
 import { toStoreError } from "./sql-errors.js";

@@ -9,7 +9,7 @@ import type {
   RunCompletionData,
   RunRow,
   RunStatus,
-} from "../../runtime/run-types.js";
+} from "../../ports/run-types.js";
 import {
   fromDbObject,
   fromDbTimestamp,

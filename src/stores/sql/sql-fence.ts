@@ -1,5 +1,5 @@
 import { CompiledQuery, type QueryResult } from "kysely";
-import { ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
+import { ownershipLost, type WriteFence } from "../../ports/write-fence.js";
 import type { SqlExecutor } from "./database.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 

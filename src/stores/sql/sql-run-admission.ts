@@ -4,8 +4,8 @@ import type {
   AdmissionOptions,
   AdmissionResult,
   NewThreadOperation,
-} from "../../runtime/run-store.js";
-import { ACTIVE_RUN_STATUSES, MULTITASK_STRATEGIES, type RunRow } from "../../runtime/run-types.js";
+} from "../../ports/run-store.js";
+import { ACTIVE_RUN_STATUSES, MULTITASK_STRATEGIES, type RunRow } from "../../ports/run-types.js";
 import { lockThreadAdmission } from "./advisory-locks.js";
 import { secondsBefore, toDbJson, toDbTimestamp, toDbTimestampOrNull } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";

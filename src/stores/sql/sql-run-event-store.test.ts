@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPostgresTestDatabase } from "../../../test/helpers/postgres.js";
-import type { NewRunEvent } from "../../runtime/run-event-store.js";
-import { SerializedRunEvent } from "../../runtime/serialized-run-event.js";
+import type { NewRunEvent } from "../../ports/run-event-store.js";
+import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import { openSqlDatabase, type SqlDatabase } from "./database.js";
 import { chunkSizes, postgresChunkSizes, SqlRunEventStore } from "./sql-run-event-store.js";
 

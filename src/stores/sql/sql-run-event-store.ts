@@ -19,8 +19,8 @@ import type {
   PutIfAbsentResult,
   RunEvent,
   RunEventStore,
-} from "../../runtime/run-event-store.js";
-import type { FencedWrite, WriteFence } from "../../runtime/write-fence.js";
+} from "../../ports/run-event-store.js";
+import type { FencedWrite, WriteFence } from "../../ports/write-fence.js";
 import { lockThreadEvents } from "./advisory-locks.js";
 import { toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";

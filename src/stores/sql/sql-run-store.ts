@@ -13,7 +13,7 @@ import type {
   RunStore,
   StatusUpdate,
   TakeoverClaim,
-} from "../../runtime/run-store.js";
+} from "../../ports/run-store.js";
 import {
   ACTIVE_RUN_STATUSES,
   type CancelAction,
@@ -22,8 +22,8 @@ import {
   type RunRow,
   type RunStatus,
   TERMINAL_RUN_STATUSES,
-} from "../../runtime/run-types.js";
-import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
+} from "../../ports/run-types.js";
+import { type FencedWrite, ownershipLost, type WriteFence } from "../../ports/write-fence.js";
 import { admissionLockQuery } from "./advisory-locks.js";
 import { secondsBefore, toDbTimestamp } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";

@@ -10,8 +10,8 @@ import {
   type ThreadSearch,
   type ThreadStatus,
   type ThreadStore,
-} from "../../runtime/thread-store.js";
-import { type FencedWrite, ownershipLost, type WriteFence } from "../../runtime/write-fence.js";
+} from "../../ports/thread-store.js";
+import { type FencedWrite, ownershipLost, type WriteFence } from "../../ports/write-fence.js";
 import { fromDbObject, fromDbTimestamp, toDbJson, toDbTimestamp, toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
 import type { ThreadsMetaTable } from "./schema.js";

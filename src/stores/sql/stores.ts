@@ -1,5 +1,5 @@
 import type { Clock } from "../../core/clock.js";
-import type { FawnStores } from "../../runtime/stores.js";
+import type { FawnStores } from "../../ports/fawn-stores.js";
 import { type OpenSqlDatabaseOptions, openSqlDatabase, type SqlDatabase } from "./database.js";
 import { SqlRunEventStore } from "./sql-run-event-store.js";
 import { SqlRunStore } from "./sql-run-store.js";

@@ -6,7 +6,7 @@ import type {
   SessionRecord,
   UserRecord,
   UserStore,
-} from "../../auth/user-store.js";
+} from "../../ports/user-store.js";
 import { fromDbTimestamp, toDbTimestamp, toNumber } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
 import type { ApiTokensTable, AuthSessionsTable, UsersTable } from "./schema.js";

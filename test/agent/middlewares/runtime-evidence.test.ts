@@ -16,8 +16,8 @@ import {
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLeadAgentFactory } from "../../../src/agent/lead-agent/lead-agent-factory.js";
+import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
-import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import type { RunRecord } from "../../../src/runtime/run-record.js";
 import { createMemoryStores } from "../../../src/stores/memory/stores.js";
 import { within } from "../../helpers/latch.js";

@@ -2,10 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import type { LoginAttemptStore } from "../../../src/auth/login-attempt-store.js";
+import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
 import { createLogger, type Logger } from "../../../src/core/logger.js";
-import { createFawn, type Fawn } from "../../../src/embedded/create-fawn.js";
 import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
 import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
@@ -15,8 +14,9 @@ import {
   startGatewayServer,
 } from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
-import type { StreamBridge } from "../../../src/runtime/stream-bridge.js";
-import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
+import type { StreamingAgent } from "../../../src/ports/agent.js";
+import type { LoginAttemptStore } from "../../../src/ports/login-attempt-store.js";
+import type { StreamBridge } from "../../../src/ports/stream-bridge.js";
 import { buildTestGraph, GraphControls, streamingAgentFromGraph } from "./test-graph.js";
 
 export interface GatewayHarness {

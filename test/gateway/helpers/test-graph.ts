@@ -8,7 +8,7 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import type { StreamingAgent } from "../../../src/runtime/worker/run-context.js";
+import type { StreamingAgent } from "../../../src/ports/agent.js";
 import { Latch } from "../../helpers/latch.js";
 
 /**

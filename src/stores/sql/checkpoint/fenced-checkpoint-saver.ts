@@ -8,7 +8,7 @@ import {
   type CheckpointTuple,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { FencedWrite, WriteFence } from "../../../runtime/write-fence.js";
+import type { FencedWrite, WriteFence } from "../../../ports/write-fence.js";
 
 /** The SQL saver's calls a fenced view forwards to (writes with the fence). */
 export interface FenceableSaver extends BaseCheckpointSaver<number> {

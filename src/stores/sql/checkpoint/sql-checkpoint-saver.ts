@@ -11,8 +11,8 @@ import {
   type SerializerProtocol,
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
-import type { FenceableCheckpointSaver } from "../../../runtime/fenced-checkpointer.js";
-import type { FencedWrite, WriteFence } from "../../../runtime/write-fence.js";
+import type { FenceableCheckpointSaver } from "../../../ports/fenced-checkpointer.js";
+import type { FencedWrite, WriteFence } from "../../../ports/write-fence.js";
 import type { SqlDatabase, SqlExecutor } from "../database.js";
 import { toStoreError } from "../sql-errors.js";
 import { assertOwnerInTransaction } from "../sql-fence.js";

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { toJson } from "./serialize.js";
+import { toJson } from "../core/json/serialize.js";
 import { jsonText, SerializedRunEvent } from "./serialized-run-event.js";
 
 class Point {

@@ -1,5 +1,5 @@
+import { type Json, toJson } from "../core/json/serialize.js";
 import type { NewRunEvent } from "./run-event-store.js";
-import { type Json, toJson } from "./serialize.js";
 
 /** Nesting beyond which a value is left to `toJson` (which also drops cycles). */
 const MAX_PLAIN_DEPTH = 32;

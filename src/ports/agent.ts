@@ -1,0 +1,59 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+
+/*
+ * What the runtime needs of an agent: something that streams like a compiled LangGraph graph,
+ * built per run by an `AgentFactory`. The lead agent, a served custom graph and test doubles all
+ * implement it; the runtime never imports an agent.
+ */
+
+/** The slice of the run journal a graph's middlewares write their evidence to. */
+export interface EvidenceRecorder {
+  recordMiddleware(
+    tag: string,
+    record: { name: string; hook: string; action: string; changes?: unknown },
+  ): boolean;
+}
+
+/** Anything that streams like a compiled LangGraph graph. */
+export interface StreamingAgent {
+  stream(
+    input: unknown,
+    options: AgentStreamOptions,
+  ): Promise<AsyncIterable<unknown>> | AsyncIterable<unknown>;
+}
+
+export interface AgentStreamOptions {
+  configurable?: Record<string, unknown>;
+  callbacks?: unknown[];
+  streamMode?: string | string[];
+  subgraphs?: boolean;
+  signal?: AbortSignal;
+  interruptBefore?: string[] | "*";
+  interruptAfter?: string[] | "*";
+  runName?: string;
+  /** The run's journal, for graphs that record middleware evidence directly. */
+  journal?: EvidenceRecorder | null;
+  [key: string]: unknown;
+}
+
+export type AgentFactory = (args: {
+  config: Record<string, unknown>;
+  /**
+   * The checkpointer this run's graph must be compiled with, when the runtime has one: the
+   * runtime's own behind the run's write fence, so the run's checkpoint writes stop the moment a
+   * peer takes the run over. A factory that compiles its graph with another saver loses that.
+   */
+  checkpointer?: BaseCheckpointSaver;
+}) => StreamingAgent | Promise<StreamingAgent>;
+
+/** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */
+export const GRAPH_STREAM_MODES = [
+  "values",
+  "messages",
+  "updates",
+  "custom",
+  "debug",
+  "tasks",
+  "checkpoints",
+] as const;
+export type GraphStreamMode = (typeof GRAPH_STREAM_MODES)[number];
