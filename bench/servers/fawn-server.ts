@@ -7,13 +7,11 @@
  */
 
 import { toStreamingAgent } from "../../src/agent/lead-agent/streaming-agent.js";
-import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
+import { createFawn } from "../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../src/app/fawn-gateway.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createGatewayApp } from "../../src/gateway/app.js";
-import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { startGatewayServer } from "../../src/gateway/server.js";
-import type { StreamingAgent } from "../../src/ports/agent.js";
 import { collectedMemory, serveParent } from "../lib/child-side.js";
 import { LoopDelayProbe } from "../lib/loop-delay.js";
 import { buildBenchGraph } from "../runtime/bench-graph.js";
@@ -26,20 +24,17 @@ const { config } = parseConfig(
   { env: { FAWN_HOME: home }, cwd: home },
 );
 const logger = createLogger({ level: "silent" });
-const hooks = new RunCompletionHooks(logger);
-let agent: StreamingAgent | undefined;
-const fawn: Fawn = await createFawn({
+const fawn = await createFawn({
   config,
   logger,
-  // One graph for every run, built once createFawn has chosen the checkpointer (as `fawn serve`).
-  agentFactory: () => {
-    agent ??= toStreamingAgent(buildBenchGraph(fawn.checkpointer));
-    return agent;
+  // One graph for every run, built over the checkpointer createFawn chose (as `fawn serve`).
+  buildAgent: ({ checkpointer }) => {
+    const agent = toStreamingAgent(buildBenchGraph(checkpointer));
+    return () => agent;
   },
-  runContext: { onRunCompleted: hooks.onRunCompleted },
+  completionHooks: true,
 });
-hooks.attach(fawn);
-const app = createGatewayApp({ fawn, logger });
+const app = createFawnGateway(fawn, { logger });
 const server = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
 
 const probe = new LoopDelayProbe();

@@ -3,7 +3,6 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { closeMcpToolCache } from "../agent/mcp/mcp-tool-cache.js";
 import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
-import { loginAttemptStoreOf } from "../auth/login-attempt-store-of.js";
 import type { Clock } from "../core/clock.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
@@ -23,14 +22,41 @@ import { createMemoryStores } from "../stores/memory/stores.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
 import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
-import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
 import { openSqlStores } from "../stores/sql/stores.js";
+import type { EmbeddableStores } from "./embeddable-stores.js";
+import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
+import { RunCompletionHooks } from "./run-completion-hooks.js";
 
-export interface CreateFawnOptions {
+/** What `createFawn` chose that the graph is built over. */
+export interface AgentParts {
+  /** The saver the runtime reads thread state from: the graph must write through it. */
+  checkpointer: BaseCheckpointSaver;
+  /** Where the agent's tools run commands and touch files. */
+  sandbox: SandboxProvider;
+}
+
+/** Builds the runtime's agent factory once the checkpointer and sandbox are chosen. */
+export type AgentBuilder = (parts: AgentParts) => AgentFactory;
+
+/** The graph every run executes: a ready factory, or a builder given what createFawn chose. */
+export type AgentChoice =
+  | { agentFactory: AgentFactory; buildAgent?: never }
+  | {
+      /** Called at the first run; a graph that fails to build fails that run, and the next tries again. */
+      buildAgent: AgentBuilder;
+      agentFactory?: never;
+    };
+
+export type CreateFawnOptions = CreateFawnSettings & AgentChoice;
+
+export interface CreateFawnSettings {
   /** A validated config; default: `loadConfig()` (config.yaml + environment). */
   config?: FawnConfig;
-  /** Override the stores (default: from `config.database.url`; `memory:` gives memory stores). */
-  stores?: FawnStores;
+  /**
+   * Override the stores (default: from `config.database.url`; `memory:` gives memory stores).
+   * SQL stores also hold the default checkpointer and login counters; memory stores get memory ones.
+   */
+  stores?: EmbeddableStores;
   bridge?: StreamBridge;
   checkpointer?: BaseCheckpointSaver;
   /** Where failed logins are counted (default: Redis, else the SQL database, else memory). */
@@ -40,9 +66,12 @@ export interface CreateFawnOptions {
    * by `close()`); a given provider stays the caller's to shut down.
    */
   sandbox?: SandboxProvider;
-  /** The graph every run executes. */
-  agentFactory: AgentFactory;
-  /** Extra run context (completion hook, journal factory, …). */
+  /**
+   * What the server does when a run completes: copy the state's `title` to the thread row and POST
+   * the run to its `webhook` (default off; `fawn serve` and `fawn run` turn it on).
+   */
+  completionHooks?: boolean;
+  /** Extra run context (journal factory, housekeeping, …); it wins over `completionHooks`. */
   runContext?: Partial<RunContext>;
   clock?: Clock;
   logger?: Logger;
@@ -92,6 +121,14 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const bridge = options.bridge ?? createBridge(config);
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const loginAttempts = options.loginAttempts ?? loginAttemptStoreOf(config, stores);
+  const completion = options.completionHooks
+    ? new RunCompletionHooks({
+        threads: stores.threads,
+        runs: stores.runs,
+        checkpointer,
+        logger,
+      })
+    : null;
   const manager = new RunManager({
     store: stores.runs,
     eventStore: stores.events,
@@ -116,9 +153,10 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
         sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
       // The delivery check compares the thread's outputs folder before and after each run.
       outputsDirFor: (record) => outputsDirOf(paths, record),
+      ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
       ...options.runContext,
     },
-    agentFactory: options.agentFactory,
+    agentFactory: agentFactoryOf(options, { checkpointer, sandbox }),
   });
   const recovery = new OrphanRecovery(runs, stores.threads);
   await recovery.runOnce("startup");
@@ -156,9 +194,19 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
  * SQL stores keep checkpoints in the same database (one pool or one SQLite connection) through
  * Fawn's linear-growth saver; memory stores keep them in a MemorySaver.
  */
-function defaultCheckpointer(stores: FawnStores): BaseCheckpointSaver {
-  const database = sqlDatabaseOf(stores);
-  return database ? new SqlCheckpointSaver(database) : new MemorySaver();
+function defaultCheckpointer(stores: EmbeddableStores): BaseCheckpointSaver {
+  return stores.database ? new SqlCheckpointSaver(stores.database) : new MemorySaver();
+}
+
+/** The given factory, or one that builds the graph at the first run and reuses it. */
+function agentFactoryOf(choice: AgentChoice, parts: AgentParts): AgentFactory {
+  if (choice.agentFactory) return choice.agentFactory;
+  const { buildAgent } = choice;
+  let built: AgentFactory | undefined;
+  return (args) => {
+    built ??= buildAgent(parts);
+    return built(args);
+  };
 }
 
 /** Redis when `stream_bridge.redis_url` / `FAWN_REDIS_URL` is set (cross-process), else memory. */
@@ -173,7 +221,11 @@ export function createBridge(config: FawnConfig): StreamBridge {
 }
 
 /** `memory:` → memory stores; `sqlite:`/`postgres://` → SQL stores (folder created for SQLite). */
-export async function openStores(url: string, home: string, clock?: Clock): Promise<FawnStores> {
+export async function openStores(
+  url: string,
+  home: string,
+  clock?: Clock,
+): Promise<EmbeddableStores> {
   if (url === "memory:" || url === "memory") return createMemoryStores(clock ? { clock } : {});
   if (url.startsWith("sqlite:") && !url.startsWith("sqlite::memory:"))
     await mkdir(home, { recursive: true });

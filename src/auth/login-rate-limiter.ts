@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { type Clock, systemClock } from "../core/clock.js";
 import { TooManyRequestsError } from "../core/errors.js";
 import type { AttemptCounter, LoginAttemptStore } from "../ports/login-attempt-store.js";
-import { MemoryLoginAttemptStore } from "../stores/memory/login-attempt-store.js";
 import { normalizeEmail } from "./credentials-policy.js";
 
 export interface LoginRateLimitOptions {
@@ -14,8 +13,8 @@ export interface LoginRateLimitOptions {
   maxFailuresPerAddress: number;
   /** Length of a window, counted from its first failure; also the longest lockout. */
   windowMs: number;
-  /** Where the counters live (default: this process's memory). */
-  store?: LoginAttemptStore;
+  /** Where the counters live: shared by every process serving the same users. */
+  store: LoginAttemptStore;
   clock?: Clock;
 }
 
@@ -44,7 +43,7 @@ export class LoginRateLimiter {
   private readonly clock: Clock;
 
   constructor(private readonly options: LoginRateLimitOptions) {
-    this.store = options.store ?? new MemoryLoginAttemptStore();
+    this.store = options.store;
     this.clock = options.clock ?? systemClock;
   }
 

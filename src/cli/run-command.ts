@@ -4,7 +4,6 @@ import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
-import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
 import { waitForRunEnd } from "../gateway/runs/run-waiter.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import {
@@ -50,17 +49,15 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   // The terminal is for progress: the runtime logs only problems unless FAWN_LOG_LEVEL says more.
   const logger = createLogger({ level: process.env.FAWN_LOG_LEVEL ?? "error" });
   for (const warning of warnings) err.write(`config: ${warning}\n`);
-  const hooks = new RunCompletionHooks(logger);
   const agent = servedAgent(config, logger);
-  const fawn: Fawn = await createFawn({
+  const fawn = await createFawn({
     config,
     logger,
     // In-process: this process is the only reader of its runs' streams.
     bridge: new MemoryStreamBridge({ queueMaxSize: config.stream_bridge.queue_maxsize }),
-    agentFactory: (args) => agent.factory(fawn.checkpointer, fawn.sandbox)(args),
-    runContext: { onRunCompleted: hooks.onRunCompleted },
+    buildAgent: agent.build,
+    completionHooks: true,
   });
-  hooks.attach(fawn);
   const printer = new ProgressPrinter(out);
   try {
     return await execute(fawn, options, printer, out, err);

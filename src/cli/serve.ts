@@ -1,9 +1,8 @@
-import { createBridge, createFawn, type Fawn } from "../app/create-fawn.js";
+import { createBridge, createFawn } from "../app/create-fawn.js";
+import { createFawnGateway } from "../app/fawn-gateway.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
-import { createGatewayApp } from "../gateway/app.js";
-import { RunCompletionHooks } from "../gateway/runs/run-completion-hooks.js";
 import { startGatewayServer } from "../gateway/server.js";
 import { servedAgent } from "./served-agent.js";
 
@@ -23,18 +22,16 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
 
-  const hooks = new RunCompletionHooks(logger);
   const agent = servedAgent(config, logger);
-  const fawn: Fawn = await createFawn({
+  const fawn = await createFawn({
     config,
     logger,
     // Redis when FAWN_REDIS_URL / stream_bridge.redis_url is set: any process can stream any run.
     bridge: createBridge(config),
-    agentFactory: (args) => agent.factory(fawn.checkpointer, fawn.sandbox)(args),
-    runContext: { onRunCompleted: hooks.onRunCompleted },
+    buildAgent: agent.build,
+    completionHooks: true,
   });
-  hooks.attach(fawn);
-  const app = createGatewayApp({ fawn, logger, agent: agent.description });
+  const app = createFawnGateway(fawn, { logger, agent: agent.description });
   const server = await startGatewayServer(app, {
     port,
     host,

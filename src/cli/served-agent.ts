@@ -1,20 +1,19 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { createLeadAgentFactory } from "../agent/lead-agent/lead-agent-factory.js";
 import { checkConfiguredTools } from "../agent/tools/configured-tools.js";
 import { sandboxToolSettingsOf } from "../agent/tools/sandbox/sandbox-tool-settings.js";
+import type { AgentBuilder } from "../app/create-fawn.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentDescription } from "../gateway/assistants/assistant-catalog.js";
 import type { AgentFactory } from "../ports/agent.js";
-import type { SandboxProvider } from "../sandbox/index.js";
 
 export interface ServedAgent {
   description: AgentDescription;
   /**
-   * The runtime's agent factory, given the checkpointer createFawn chose and, when there is one,
-   * its sandbox provider (then the agent's tools run in the sandbox `sandbox.use` selects).
+   * `createFawn`'s agent builder: the lead agent over the checkpointer createFawn chose, its tools
+   * in the sandbox `sandbox.use` selects.
    */
-  factory(checkpointer: BaseCheckpointSaver, sandbox?: SandboxProvider): AgentFactory;
+  build: AgentBuilder;
 }
 
 const LEAD_AGENT_DESCRIPTION: AgentDescription = {
@@ -31,14 +30,12 @@ export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
   let factory: AgentFactory | undefined;
   return {
     description: LEAD_AGENT_DESCRIPTION,
-    factory: (checkpointer, sandbox) => {
+    build: ({ checkpointer, sandbox }) => {
       factory ??= createLeadAgentFactory({
         config,
         checkpointer,
         logger,
-        ...(sandbox
-          ? { sandbox: { provider: sandbox, settings: sandboxToolSettingsOf(config) } }
-          : {}),
+        sandbox: { provider: sandbox, settings: sandboxToolSettingsOf(config) },
       });
       return factory;
     },

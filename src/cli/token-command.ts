@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { withConfiguredAuth } from "../auth/configured-auth.js";
+import { withConfiguredAuth } from "../app/configured-auth.js";
 import { warnIfAuthDisabled } from "./user-command.js";
 
 /** `fawn token create`: a personal API token for programs, printed once. */

@@ -1,6 +1,6 @@
 import { text } from "node:stream/consumers";
 import { Command } from "commander";
-import { withConfiguredAuth } from "../auth/configured-auth.js";
+import { withConfiguredAuth } from "../app/configured-auth.js";
 import type { FawnConfig } from "../core/config/schema.js";
 
 interface PasswordOptions {

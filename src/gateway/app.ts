@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Fawn } from "../app/create-fawn.js";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
 import { artifactRoutes } from "./artifacts/artifact-routes.js";
@@ -8,6 +7,7 @@ import { type AgentDescription, AssistantCatalog } from "./assistants/assistant-
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
+import type { GatewayDeps } from "./gateway-deps.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
@@ -28,10 +28,11 @@ import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
 import { webRoutes } from "./web/web-routes.js";
 
 export interface GatewayOptions {
-  fawn: Fawn;
+  /** The runtime parts the gateway works over (`src/app/` builds them from a Fawn). */
+  deps: GatewayDeps;
   /** How the served graph describes itself; default: an undescribed `lead_agent`. */
   agent?: AgentDescription;
-  /** Default: from `fawn.config.auth.mode`. */
+  /** Default: from `deps.config.auth.mode`. */
   auth?: AuthProvider;
   /** Idle time before an SSE heartbeat comment (default 15 s). */
   heartbeatMs?: number;
@@ -49,28 +50,37 @@ const DEFAULT_MAX_RECURSION_LIMIT = 1000;
 
 /** The LangGraph-compatible API: `/health`, and every route under `/api` and `/api/langgraph`. */
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
-  const { fawn } = options;
-  const logger = (options.logger ?? fawn.logger).child({ component: "gateway" });
+  const { deps } = options;
+  const { config, stores } = deps;
+  const logger = (options.logger ?? deps.logger).child({ component: "gateway" });
   const auth =
     options.auth ??
-    createAuthProvider(fawn.config, {
-      stores: fawn.stores,
-      loginAttempts: fawn.loginAttempts,
+    createAuthProvider(config, {
+      users: stores.users,
+      usersPersist: stores.database !== null,
+      loginAttempts: deps.loginAttempts,
       logger,
     });
-  const state = new ThreadStateService(fawn.checkpointer);
-  const threads = new ThreadService(fawn, state);
+  const state = new ThreadStateService(deps.checkpointer);
+  const threads = new ThreadService({ home: config.home, manager: deps.manager, stores }, state);
   const assistants = new AssistantCatalog(
     options.agent ?? { kind: "lead_agent", name: "lead_agent", description: "The lead agent." },
   );
+  const stream = { bridge: deps.bridge, manager: deps.manager, stores };
   const services: GatewayServices = {
-    fawn,
+    config,
     state,
     threads,
     assistants,
-    runs: new RunGateway(fawn, threads, state, assistants, {
-      maxRecursionLimit: fawn.config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT,
-    }),
+    runs: new RunGateway(
+      { ...stream, runService: deps.runService, logger },
+      threads,
+      state,
+      assistants,
+      { maxRecursionLimit: config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT },
+    ),
+    events: stores.events,
+    stream,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,
@@ -85,7 +95,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
       404,
     ),
   );
-  app.route("/", healthRoute({ stores: fawn.stores, logger, throttle: repeatedLines }));
+  app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
   const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   app.route("/api", api);
   app.route("/api/langgraph", api);

@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import type { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
-import { sqlDatabaseOf } from "../stores/sql/checkpoint/sql-database-of.js";
-import type { StoreHealth } from "../stores/sql/database.js";
+import type { StoreDatabase, StoreHealth } from "../ports/store-database.js";
 import type { GatewayServices } from "./gateway-services.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
 
@@ -13,19 +12,20 @@ export const FAWN_VERSION = "0.1.0";
  * or lost its schema (a probe that also restores a re-created database's schema), so an
  * orchestrator stops routing to it, or restarts it. `GET /api/info`: what this server is.
  */
-export function healthRoute(fawn: {
-  stores: object;
+export function healthRoute(deps: {
+  /** The stores' database; null (process memory) is always up. */
+  database: StoreDatabase | null;
   logger: Logger;
   throttle?: LogThrottle;
 }): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const database = sqlDatabaseOf(fawn.stores);
+  const { database } = deps;
   app.get("/health", async (c) => {
     const store: StoreHealth = database ? await database.checkHealth() : { up: true };
     if (store.up) return c.json({ status: "healthy", service: "fawn", store: "up" });
-    const dropped = fawn.throttle ? fawn.throttle.admit("health: store down") : 0;
+    const dropped = deps.throttle ? deps.throttle.admit("health: store down") : 0;
     if (dropped !== null) {
-      fawn.logger.warn(
+      deps.logger.warn(
         { reason: store.reason, ...(dropped > 0 ? { dropped } : {}) },
         "health: store down",
       );
@@ -52,7 +52,7 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       context: "js",
       agent: s.assistants.agent.kind,
       auth_mode: authMode,
-      stream_bridge: s.fawn.bridge.supportsCrossProcess ? "cross-process" : "memory",
+      stream_bridge: s.stream.bridge.supportsCrossProcess ? "cross-process" : "memory",
       flags: { assistants: true, crons: false, langsmith: false, thread_ttl: false },
     }),
   );

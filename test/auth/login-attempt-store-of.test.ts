@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openStores } from "../../src/app/create-fawn.js";
-import { loginAttemptStoreOf } from "../../src/auth/login-attempt-store-of.js";
+import { loginAttemptStoreOf } from "../../src/app/login-attempt-store-of.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { MemoryLoginAttemptStore } from "../../src/stores/memory/login-attempt-store.js";
 import { RedisLoginAttemptStore } from "../../src/stores/redis/login-attempt-store.js";

@@ -22,21 +22,20 @@ afterAll(async () => {
 
 function openFawn(url: string): Promise<Fawn> {
   const { config } = parseConfig({ database: { url } }, { env: { FAWN_HOME: dir }, cwd: dir });
-  // The graph needs the checkpointer createFawn is about to choose: resolve it lazily.
-  let fawn: Fawn | undefined;
-  const agent: StreamingAgent = {
-    stream: (input, options) => {
-      if (fawn === undefined) throw new Error("Fawn is not open yet");
-      return buildChatGraph(fawn.checkpointer).stream(input as ReturnType<typeof humanTurn>, {
-        configurable: options.configurable,
-        streamMode: "values",
-        signal: options.signal,
-      });
+  return createFawn({
+    config,
+    // The graph writes through the checkpointer createFawn chose.
+    buildAgent: ({ checkpointer }) => {
+      const agent: StreamingAgent = {
+        stream: (input, options) =>
+          buildChatGraph(checkpointer).stream(input as ReturnType<typeof humanTurn>, {
+            configurable: options.configurable,
+            streamMode: "values",
+            signal: options.signal,
+          }),
+      };
+      return () => agent;
     },
-  };
-  return createFawn({ config, agentFactory: () => agent }).then((opened) => {
-    fawn = opened;
-    return opened;
   });
 }
 

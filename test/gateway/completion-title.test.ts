@@ -13,10 +13,9 @@ import { Annotation, END, MessagesAnnotation, START, StateGraph } from "@langcha
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../src/app/fawn-gateway.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createGatewayApp } from "../../src/gateway/app.js";
-import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../src/gateway/server.js";
 import type { StreamingAgent } from "../../src/ports/agent.js";
 
@@ -57,14 +56,12 @@ beforeAll(async () => {
     { env: { FAWN_HOME: home }, cwd: home },
   );
   const logger = createLogger({ level: "silent" });
-  const hooks = new RunCompletionHooks(logger);
-  let agent: StreamingAgent | undefined;
   fawn = await createFawn({
     config,
     logger,
-    agentFactory: () => {
-      const graph = titledGraph(fawn.checkpointer);
-      agent ??= {
+    buildAgent: ({ checkpointer }) => {
+      const graph = titledGraph(checkpointer);
+      const agent: StreamingAgent = {
         stream: (input, options) =>
           graph.stream(input as { messages: BaseMessage[] }, {
             configurable: options.configurable,
@@ -73,12 +70,11 @@ beforeAll(async () => {
             signal: options.signal,
           }),
       };
-      return agent;
+      return () => agent;
     },
-    runContext: { onRunCompleted: hooks.onRunCompleted },
+    completionHooks: true,
   });
-  hooks.attach(fawn);
-  server = await startGatewayServer(createGatewayApp({ fawn, logger }), {
+  server = await startGatewayServer(createFawnGateway(fawn, { logger }), {
     port: 0,
     host: "127.0.0.1",
   });

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../src/app/fawn-gateway.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createGatewayApp } from "../../src/gateway/app.js";
 import type { AuthProvider } from "../../src/gateway/auth/auth-provider.js";
 import { type GatewayServer, startGatewayServer } from "../../src/gateway/server.js";
 import { HeaderAuthProvider } from "./helpers/header-auth.js";
@@ -66,7 +66,7 @@ async function serve(
       throw new Error("no runs in this suite");
     },
   });
-  const app = createGatewayApp({ fawn, logger, ...(auth ? { auth } : {}) });
+  const app = createFawnGateway(fawn, { logger, ...(auth ? { auth } : {}) });
   const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
   const served = {
     apiUrl: `${server.url}/api`,

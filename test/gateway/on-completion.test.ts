@@ -106,7 +106,11 @@ describe("on_completion on stateless runs", () => {
     const { fawn } = harness;
     const temporary = new TemporaryThreads(
       fawn,
-      new ThreadService(fawn, new ThreadStateService(fawn.checkpointer)),
+      new ThreadService(
+        { home: fawn.config.home, manager: fawn.manager, stores: fawn.stores },
+        new ThreadStateService(fawn.checkpointer),
+      ),
+      fawn.logger,
     );
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, "lead_agent", { input: say("held") });

@@ -15,12 +15,10 @@ import { toStreamingAgent } from "../../src/agent/lead-agent/streaming-agent.js"
 import { parseScript } from "../../src/agent/scripted/script-schema.js";
 import { ScriptedChatModel } from "../../src/agent/scripted/scripted-chat-model.js";
 import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../src/app/fawn-gateway.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { createGatewayApp } from "../../src/gateway/app.js";
-import { RunCompletionHooks } from "../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../src/gateway/server.js";
-import type { StreamingAgent } from "../../src/ports/agent.js";
 import type { SqlTraffic } from "../../src/stores/sql/sql-traffic.js";
 import { trafficSince } from "../../src/stores/sql/sql-traffic.js";
 import { openSqlStores, type SqlStores } from "../../src/stores/sql/stores.js";
@@ -49,26 +47,23 @@ beforeAll(async () => {
   );
   stores = await openSqlStores(config.database.url, { countTraffic: true });
   const logger = createLogger({ level: "silent" });
-  const hooks = new RunCompletionHooks(logger);
-  let agent: StreamingAgent | undefined;
   fawn = await createFawn({
     config,
     logger,
     stores,
-    agentFactory: () => {
-      agent ??= toStreamingAgent(
+    buildAgent: ({ checkpointer }) => {
+      const agent = toStreamingAgent(
         createLeadAgent({
           model: new ScriptedChatModel({ script, modelName: "traffic" }),
           systemPrompt: "You are a test agent.",
-          checkpointer: fawn.checkpointer,
+          checkpointer,
         }),
       );
-      return agent;
+      return () => agent;
     },
-    runContext: { onRunCompleted: hooks.onRunCompleted },
+    completionHooks: true,
   });
-  hooks.attach(fawn);
-  server = await startGatewayServer(createGatewayApp({ fawn, logger }), {
+  server = await startGatewayServer(createFawnGateway(fawn, { logger }), {
     port: 0,
     host: "127.0.0.1",
   });

@@ -18,7 +18,7 @@ import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 function gateway(root: string): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   app.notFound((c) => c.json({ detail: { code: "not_found", message: "No route." } }, 404));
-  app.route("/", healthRoute({ stores: {}, logger: createLogger({ level: "silent" }) }));
+  app.route("/", healthRoute({ database: null, logger: createLogger({ level: "silent" }) }));
   const api = new Hono<GatewayEnv>();
   api.get("/info", (c) => c.json({ name: "fawn" }));
   app.route("/api", api);

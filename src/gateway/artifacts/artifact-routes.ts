@@ -19,7 +19,7 @@ const artifactQuery = z.object({ download: queryBool.optional() });
  */
 export function artifactRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const paths = new FawnPaths(s.fawn.config.home);
+  const paths = new FawnPaths(s.config.home);
 
   app.get("/threads/:thread_id/artifacts/:path{.+}", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");

@@ -1,11 +1,9 @@
 import type { Hono } from "hono";
 import { createAuthServices } from "../../auth/auth-services.js";
-import { userStoreOf } from "../../auth/user-store-of.js";
 import type { AuthMode, FawnConfig } from "../../core/config/schema.js";
 import type { Logger } from "../../core/logger.js";
-import type { FawnStores } from "../../ports/fawn-stores.js";
 import type { LoginAttemptStore } from "../../ports/login-attempt-store.js";
-import { MemoryUserStore } from "../../stores/memory/user-store.js";
+import type { UserStore } from "../../ports/user-store.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { DisabledAuthProvider } from "./disabled-auth.js";
 import { LocalAuthProvider } from "./local-auth-provider.js";
@@ -27,23 +25,28 @@ export interface AuthProvider {
   mountRoutes?(api: Hono<GatewayEnv>): void;
 }
 
+export interface AuthProviderDeps {
+  /** The users beside the run stores. */
+  users: UserStore;
+  /** False for process-memory stores: accounts and tokens then vanish on restart. */
+  usersPersist: boolean;
+  loginAttempts: LoginAttemptStore;
+  logger: Logger;
+}
+
 /** The provider `auth.mode` selects; `local` keeps its users beside the run stores. */
-export function createAuthProvider(
-  config: FawnConfig,
-  deps: { stores: FawnStores; loginAttempts: LoginAttemptStore; logger: Logger },
-): AuthProvider {
+export function createAuthProvider(config: FawnConfig, deps: AuthProviderDeps): AuthProvider {
   switch (config.auth.mode) {
     case "disabled":
       return new DisabledAuthProvider();
     case "local": {
-      const store = userStoreOf(deps.stores);
-      if (store instanceof MemoryUserStore) {
+      if (!deps.usersPersist) {
         deps.logger.warn(
           { database: "memory:" },
           "auth.mode local over an in-memory database: accounts and tokens vanish on restart",
         );
       }
-      const services = createAuthServices(store, { config: config.auth });
+      const services = createAuthServices(deps.users, { config: config.auth });
       return new LocalAuthProvider({
         services,
         config: config.auth,

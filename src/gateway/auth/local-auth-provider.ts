@@ -17,8 +17,8 @@ export interface LocalAuthOptions {
   services: AuthServices;
   config: AuthConfig;
   logger: Logger;
-  /** Where failed logins are counted (default: this process's memory). */
-  loginAttempts?: LoginAttemptStore;
+  /** Where failed logins are counted. */
+  loginAttempts: LoginAttemptStore;
   clock?: Clock;
 }
 
@@ -55,7 +55,7 @@ export class LocalAuthProvider implements AuthProvider {
       maxFailuresPerAccount: options.config.login_max_failures_per_account,
       maxFailuresPerAddress: options.config.login_max_failures_per_address,
       windowMs: options.config.login_lockout_seconds * 1000,
-      ...(options.loginAttempts ? { store: options.loginAttempts } : {}),
+      store: options.loginAttempts,
       ...(options.clock ? { clock: options.clock } : {}),
     });
   }

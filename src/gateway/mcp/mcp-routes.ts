@@ -27,11 +27,11 @@ const toggleBody = z.strictObject({ server_name: z.string().min(1), enabled: z.b
  */
 export function mcpRoutes(s: GatewayServices, auth: AuthProvider): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const config = new McpConfigService(s.fawn.config.home);
+  const config = new McpConfigService(s.config.home);
   const logger = s.logger.child({ component: "mcp-config" });
 
   app.use("/mcp/*", async (c, next) => {
-    await requireAdmin(c, auth, s.fawn.config.auth);
+    await requireAdmin(c, auth, s.config.auth);
     await next();
   });
 
@@ -59,7 +59,7 @@ export function mcpRoutes(s: GatewayServices, auth: AuthProvider): Hono<GatewayE
   });
 
   app.post("/mcp/cache/reset", async (c) => {
-    await resetMcpToolCache(s.fawn.config.home);
+    await resetMcpToolCache(s.config.home);
     logger.info({ userId: c.get("principal").userId }, "MCP tool cache reset");
     return c.json({ success: true, message: "MCP sessions closed; the next run reconnects." });
   });

@@ -12,7 +12,7 @@ import type { GatewayEnv } from "../http/gateway-env.js";
  */
 export function memoryRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const { home } = s.fawn.config;
+  const { home } = s.config;
   const store = new MemoryStore(new FawnPaths(home), s.logger);
 
   app.get("/memory", async (c) => c.json(await store.read(c.get("principal").userId)));

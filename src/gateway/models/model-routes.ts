@@ -16,7 +16,7 @@ const modelName = z.string().min(1).max(256);
  */
 export function modelRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const config = s.fawn.config;
+  const config = s.config;
 
   app.get("/models", (c) =>
     c.json({
@@ -34,7 +34,7 @@ export function modelRoutes(s: GatewayServices): Hono<GatewayEnv> {
 }
 
 /** A listed model, or the demo (runs accept `demo` by name even when other models are set). */
-function findModel(config: GatewayServices["fawn"]["config"], name: string): ApiModel {
+function findModel(config: GatewayServices["config"], name: string): ApiModel {
   const listed = listModels(config).find((model) => model.name === name);
   if (listed) return toApiModel(listed);
   if (name === DEMO_MODEL_NAME) return toApiModel(describeModel(demoModelConfig()));

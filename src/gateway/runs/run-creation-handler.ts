@@ -46,8 +46,7 @@ export async function handleRunCreation(
   const { Location: _streamPath, ...contentLocation } = runLocationHeaders(threadId, runId);
   for (const [name, value] of Object.entries(contentLocation)) c.header(name, value);
   if (mode === "create") {
-    const row = (await s.fawn.stores.runs.get(runId)) ?? record.toRow();
-    return c.json(toApiRun(row));
+    return c.json(toApiRun(await s.runs.currentRow(record)));
   }
   const signal = c.req.raw.signal;
   try {
@@ -55,7 +54,7 @@ export async function handleRunCreation(
     return c.json(await s.runs.finalValues(threadId, row));
   } catch (error) {
     if (signal.aborted && record.onDisconnect === "cancel") {
-      await s.fawn.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
+      await s.runs.interruptAbandoned(runId);
     }
     throw error;
   } finally {

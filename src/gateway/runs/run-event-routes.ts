@@ -52,7 +52,7 @@ function pageOf(rows: RunEvent[], page: Page): { data: RunEvent[]; hasMore: bool
 /** Durable run events and message projections (the reference's history API). */
 export function runEventRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const { events } = s.fawn.stores;
+  const { events } = s;
 
   app.get("/threads/:thread_id/runs/:run_id/events", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");

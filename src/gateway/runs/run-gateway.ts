@@ -1,4 +1,3 @@
-import type { Fawn } from "../../app/create-fawn.js";
 import { runUrgent } from "../../core/async/urgency.js";
 import { isoNow } from "../../core/clock.js";
 import {
@@ -9,14 +8,20 @@ import {
 } from "../../core/errors.js";
 import { isValidId, newThreadId } from "../../core/ids.js";
 import type { Json } from "../../core/json/serialize.js";
+import type { Logger } from "../../core/logger.js";
+import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { RunStore } from "../../ports/run-store.js";
 import {
   type CancelAction,
   isActiveStatus,
   type RunRow,
   type RunStatus,
 } from "../../ports/run-types.js";
-import type { ThreadRow } from "../../ports/thread-store.js";
+import type { StreamBridge } from "../../ports/stream-bridge.js";
+import type { ThreadRow, ThreadStore } from "../../ports/thread-store.js";
+import type { RunManager } from "../../runtime/run-manager.js";
 import type { RunRecord } from "../../runtime/run-record.js";
+import type { RunService } from "../../runtime/run-service.js";
 import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
@@ -43,6 +48,15 @@ export interface RunGatewayOptions {
   maxRecursionLimit: number;
 }
 
+/** The runtime parts run operations go through. */
+export interface RunGatewayDeps {
+  stores: { runs: RunStore; events: RunEventStore; threads: ThreadStore };
+  bridge: StreamBridge;
+  manager: Pick<RunManager, "cancel" | "forget" | "get" | "getLocal" | "ownership">;
+  runService: Pick<RunService, "submit">;
+  logger: Logger;
+}
+
 /**
  * Run operations on behalf of one user: creation (thread resolution, checks, admission), reads,
  * cancellation, deletion and waiting. Knows nothing of HTTP.
@@ -51,13 +65,13 @@ export class RunGateway {
   private readonly temporaryThreads: TemporaryThreads;
 
   constructor(
-    private readonly fawn: Fawn,
+    private readonly deps: RunGatewayDeps,
     private readonly threads: ThreadService,
     private readonly state: ThreadStateService,
     private readonly assistants: AssistantCatalog,
     private readonly options: RunGatewayOptions,
   ) {
-    this.temporaryThreads = new TemporaryThreads(fawn, threads);
+    this.temporaryThreads = new TemporaryThreads(deps, threads, deps.logger);
   }
 
   /**
@@ -86,7 +100,7 @@ export class RunGateway {
     const existing = await runUrgent(() =>
       insertFirst
         ? this.createOrFindThread(threadId, userId)
-        : this.fawn.stores.threads.get(threadId),
+        : this.deps.stores.threads.get(threadId),
     );
     if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
     if (!existing && !mayCreate) throw threadNotFound(threadId);
@@ -99,7 +113,7 @@ export class RunGateway {
     // Only a thread this stateless call creates is temporary; a named existing one is kept.
     const temporary = pathThreadId === null && !existing && body.on_completion === "delete";
     if (!existing && !insertFirst) await runUrgent(() => this.threads.ensure(threadId, userId));
-    const record = await this.fawn.runs.submit({
+    const record = await this.deps.runService.submit({
       threadId,
       invocation: {
         ...buildInvocation(body, {
@@ -125,7 +139,7 @@ export class RunGateway {
 
   /** The caller's run on that thread (kind `run` only), else 404. */
   async getOwned(threadId: string, runId: string, userId: string): Promise<RunRow> {
-    const row = await this.fawn.stores.runs.get(runId, { userId });
+    const row = await this.deps.stores.runs.get(runId, { userId });
     if (!row || row.thread_id !== threadId || row.operation_kind !== "run")
       throw runNotFound(runId);
     return row;
@@ -137,7 +151,7 @@ export class RunGateway {
     page: { limit: number; offset: number; status?: RunStatus | undefined },
   ): Promise<RunRow[]> {
     await this.threads.getOwned(threadId, userId);
-    return this.fawn.stores.runs.listByThread(threadId, {
+    return this.deps.stores.runs.listByThread(threadId, {
       userId,
       limit: page.limit,
       offset: page.offset,
@@ -153,23 +167,33 @@ export class RunGateway {
     options: { action: CancelAction; wait: boolean; signal?: AbortSignal },
   ): Promise<202 | 204> {
     await this.getOwned(threadId, runId, userId);
-    const outcome = await this.fawn.manager.cancel(runId, { action: options.action });
-    const row = await this.fawn.stores.runs.get(runId);
-    mapCancelOutcome(outcome, runId, row, this.fawn.manager.ownership.leaseSeconds);
+    const outcome = await this.deps.manager.cancel(runId, { action: options.action });
+    const row = await this.deps.stores.runs.get(runId);
+    mapCancelOutcome(outcome, runId, row, this.deps.manager.ownership.leaseSeconds);
     if (!options.wait) return 202;
-    await waitForRunEnd(this.fawn, runId, options.signal);
+    await waitForRunEnd(this.deps, runId, options.signal);
     return 204;
+  }
+
+  /** The run's row as stored now, or what the admitted record says when the store has none yet. */
+  async currentRow(record: RunRecord): Promise<RunRow> {
+    return (await this.deps.stores.runs.get(record.runId)) ?? record.toRow();
+  }
+
+  /** Interrupt a run whose client went away (best-effort: a failure changes nothing for it). */
+  async interruptAbandoned(runId: string): Promise<void> {
+    await this.deps.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
   }
 
   /** Deletes a finished run and its events; 409 while it is active. */
   async delete(threadId: string, runId: string, userId: string): Promise<void> {
     const row = await this.getOwned(threadId, runId, userId);
-    if (isActiveStatus(row.status) || this.fawn.manager.getLocal(runId)?.taskIsLive()) {
+    if (isActiveStatus(row.status) || this.deps.manager.getLocal(runId)?.taskIsLive()) {
       throw new ConflictError(`Run ${runId} is still active; cancel it before deleting it.`);
     }
-    await this.fawn.stores.events.deleteByRun(threadId, runId, { userId });
-    await this.fawn.stores.runs.delete(runId, { userId });
-    this.fawn.manager.forget(runId);
+    await this.deps.stores.events.deleteByRun(threadId, runId, { userId });
+    await this.deps.stores.runs.delete(runId, { userId });
+    this.deps.manager.forget(runId);
   }
 
   /**
@@ -177,7 +201,7 @@ export class RunGateway {
    * (Redis); with the in-memory bridge its events are not visible here.
    */
   async assertStreamable(runId: string): Promise<void> {
-    const { bridge, manager, stores } = this.fawn;
+    const { bridge, manager, stores } = this.deps;
     if (bridge.supportsCrossProcess || manager.getLocal(runId)) return;
     const row = await stores.runs.get(runId);
     if (row && isActiveStatus(row.status) && !(await bridge.streamExists(runId))) {
@@ -188,7 +212,7 @@ export class RunGateway {
   }
 
   waitForEnd(runId: string, signal?: AbortSignal): Promise<RunRow | null> {
-    return waitForRunEnd(this.fawn, runId, signal);
+    return waitForRunEnd(this.deps, runId, signal);
   }
 
   /**
@@ -208,19 +232,19 @@ export class RunGateway {
     userId: string,
     pathThreadId: string | null,
   ): Promise<CreatedRun | null> {
-    const row = await this.fawn.stores.runs.getByIdempotencyKey(key);
+    const row = await this.deps.stores.runs.getByIdempotencyKey(key);
     if (!row) return null;
     if (row.user_id !== userId || (pathThreadId !== null && row.thread_id !== pathThreadId)) {
       throw new IdempotencyMismatchError(key.slice(`http:${userId}:`.length));
     }
-    const record = await this.fawn.manager.get(row.run_id);
+    const record = await this.deps.manager.get(row.run_id);
     if (!record) return null;
     return { record, threadId: row.thread_id, threadHold: NO_HOLD };
   }
 
   /** Null when this call created the thread; else the row that was already there. */
   private async createOrFindThread(threadId: string, userId: string): Promise<ThreadRow | null> {
-    const { thread, created } = await this.fawn.stores.threads.create({
+    const { thread, created } = await this.deps.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
       metadata: {},

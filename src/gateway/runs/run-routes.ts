@@ -107,7 +107,7 @@ export function runRoutes(s: GatewayServices): Hono<GatewayEnv> {
       return c.json(await s.runs.finalValues(threadId, row));
     } catch (error) {
       if (signal.aborted && query.cancel_on_disconnect) {
-        await s.fawn.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
+        await s.runs.interruptAbandoned(runId);
       }
       throw error;
     }

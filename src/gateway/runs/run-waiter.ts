@@ -1,6 +1,15 @@
-import type { Fawn } from "../../app/create-fawn.js";
 import { sleep } from "../../core/async/deadline.js";
+import type { RunStore } from "../../ports/run-store.js";
 import { isTerminalStatus, type RunRow } from "../../ports/run-types.js";
+import type { StreamBridge } from "../../ports/stream-bridge.js";
+import type { RunManager } from "../../runtime/run-manager.js";
+
+/** Where a run's end is seen: its local worker, its row, and (cross-process) its stream's end. */
+export interface RunEndSource {
+  manager: Pick<RunManager, "getLocal">;
+  stores: { runs: Pick<RunStore, "get"> };
+  bridge: StreamBridge;
+}
 
 /** How often a run that is not executing here (or not started yet) is polled in the store. */
 const POLL_MS = 100;
@@ -10,21 +19,21 @@ const POLL_MS = 100;
  * vanished. A local run is awaited through its task; anything else through the store.
  */
 export async function waitForRunEnd(
-  fawn: Fawn,
+  source: RunEndSource,
   runId: string,
   signal?: AbortSignal,
 ): Promise<RunRow | null> {
   for (;;) {
     signal?.throwIfAborted();
-    const local = fawn.manager.getLocal(runId);
+    const local = source.manager.getLocal(runId);
     if (local?.task && local.taskIsLive()) {
       await abortable(local.task.settled(), signal);
       continue;
     }
-    let row = await fawn.stores.runs.get(runId);
+    let row = await source.stores.runs.get(runId);
     if (!row) return null;
-    if (!local && isTerminalStatus(row.status) && (await awaitRemoteEnd(fawn, runId, signal))) {
-      row = (await fawn.stores.runs.get(runId)) ?? row;
+    if (!local && isTerminalStatus(row.status) && (await awaitRemoteEnd(source, runId, signal))) {
+      row = (await source.stores.runs.get(runId)) ?? row;
     }
     if (isTerminalStatus(row.status) && !local?.taskIsLive()) return row;
     // The local worker is done but its status write did not land: report what it decided.
@@ -40,11 +49,11 @@ export async function waitForRunEnd(
  * false when there is no such stream to watch.
  */
 async function awaitRemoteEnd(
-  fawn: Fawn,
+  source: RunEndSource,
   runId: string,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  const { bridge } = fawn;
+  const { bridge } = source;
   if (!bridge.supportsCrossProcess || !(await bridge.streamExists(runId))) return false;
   for await (const item of bridge.subscribe(runId, {
     heartbeatMs: POLL_MS * 10,
@@ -54,7 +63,7 @@ async function awaitRemoteEnd(
     if (item.kind === "heartbeat") {
       // A finalizer that died before `end` must not hold the waiter forever: the seal is written
       // just before it, and recovery writes one for orphans.
-      const row = await fawn.stores.runs.get(runId);
+      const row = await source.stores.runs.get(runId);
       if (row?.evidence_seal_state !== "pending") return true;
     }
   }

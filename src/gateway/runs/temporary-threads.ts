@@ -1,7 +1,7 @@
-import type { Fawn } from "../../app/create-fawn.js";
 import { describeError, isFawnError } from "../../core/errors.js";
+import type { Logger } from "../../core/logger.js";
 import type { ThreadService } from "../threads/thread-service.js";
-import { waitForRunEnd } from "./run-waiter.js";
+import { type RunEndSource, waitForRunEnd } from "./run-waiter.js";
 
 /** Keeps a temporary thread alive while a request still reads it (the `/runs/wait` answer). */
 export interface ThreadHold {
@@ -18,8 +18,9 @@ export const NO_HOLD: ThreadHold = { release: () => undefined };
  */
 export class TemporaryThreads {
   constructor(
-    private readonly fawn: Fawn,
+    private readonly runs: RunEndSource,
     private readonly threads: ThreadService,
+    private readonly logger: Logger,
   ) {}
 
   /** Schedules the deletion; it waits for the returned hold to be released. */
@@ -38,9 +39,9 @@ export class TemporaryThreads {
     userId: string,
     released: Promise<void>,
   ): Promise<void> {
-    const log = this.fawn.logger.child({ component: "gateway", runId, threadId });
+    const log = this.logger.child({ component: "gateway", runId, threadId });
     try {
-      await waitForRunEnd(this.fawn, runId);
+      await waitForRunEnd(this.runs, runId);
       await released;
       await this.threads.delete(threadId, userId);
       log.debug({}, "temporary thread deleted");

@@ -27,7 +27,7 @@ const toggleBody = z.strictObject({ enabled: z.boolean() });
  */
 export function skillRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const catalog = skillCatalogFromConfig(s.fawn.config, { logger: s.logger });
+  const catalog = skillCatalogFromConfig(s.config, { logger: s.logger });
 
   app.get("/skills", async (c) => {
     const skills = await catalog.list(c.get("principal").userId);

@@ -1,6 +1,6 @@
-import type { Fawn } from "../../app/create-fawn.js";
 import { isTerminalStatus } from "../../ports/run-types.js";
 import type { StreamGap, WatchItem } from "../../ports/stream-bridge.js";
+import type { RunStreamSource } from "../gateway-services.js";
 import { eventFrame, HEARTBEAT_FRAME, streamEventFrame } from "./sse-frame.js";
 
 export type Frame =
@@ -10,7 +10,7 @@ export type Frame =
   | { kind: "final"; text: string };
 
 export interface RunFramesOptions {
-  fawn: Fawn;
+  fawn: RunStreamSource;
   runId: string;
   threadId: string;
   lastEventId: string | null;
@@ -128,7 +128,7 @@ function gapPayload(runId: string, gap: StreamGap): Record<string, unknown> {
 }
 
 /** True once the run is terminal and no local worker is still finishing it. */
-export async function runIsFinished(fawn: Fawn, runId: string): Promise<boolean> {
+export async function runIsFinished(fawn: RunStreamSource, runId: string): Promise<boolean> {
   const local = fawn.manager.getLocal(runId);
   if (local) return !local.taskIsLive() && isTerminalStatus(local.status) && !local.queued;
   const row = await fawn.stores.runs.get(runId);

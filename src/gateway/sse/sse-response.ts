@@ -20,7 +20,7 @@ export function runStreamResponse(
   s: GatewayServices,
   r: RunStreamRequest,
 ): Response {
-  const { fawn, logger } = s;
+  const { stream: fawn, logger } = s;
   const body = runEventStream({
     fawn,
     runId: r.runId,

@@ -4,13 +4,18 @@ import type { RunManager } from "../../runtime/run-manager.js";
 
 export type ThreadOperationKind = "delete" | "checkpoint_write";
 
+export interface ThreadOperationDeps {
+  manager: Pick<RunManager, "createOrReject" | "setStatus" | "forget">;
+  runs: Pick<RunStore, "delete">;
+}
+
 /**
  * Run `work` while holding the thread's one active slot, as a short non-run operation: the store
  * refuses it (409) while a run is pending or running on the thread, in this process or another,
  * and refuses new runs while it is held. The reservation row is transient and removed afterwards.
  */
 export async function withThreadOperation<T>(
-  deps: { manager: RunManager; runs: RunStore },
+  deps: ThreadOperationDeps,
   threadId: string,
   userId: string,
   kind: ThreadOperationKind,

@@ -4,7 +4,6 @@ import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { firstValues, queryBool, queryInt } from "../http/query.js";
 import { parseWith, pathId, readJsonBody } from "../http/validation.js";
-import { withThreadOperation } from "./thread-operation.js";
 import { selectFields } from "./thread-response.js";
 import {
   historyBody,
@@ -103,41 +102,14 @@ export function threadRoutes(s: GatewayServices): Hono<GatewayEnv> {
   app.post("/threads/:thread_id/state", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");
     const body = parseWith(stateUpdateBody, await readJsonBody(c), "body");
-    const userId = c.get("principal").userId;
-    await s.threads.getOwned(threadId, userId);
-    const updates = Array.isArray(body.values) ? body.values : [body.values ?? {}];
-    const checkpointId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id ?? null;
-    const { manager, stores } = s.fawn;
-    const ref = await withThreadOperation(
-      { manager, runs: stores.runs },
-      threadId,
-      userId,
-      "checkpoint_write",
-      async () => {
-        let at = {
-          checkpoint_id: checkpointId,
-          checkpoint_ns: body.checkpoint?.checkpoint_ns ?? null,
-        };
-        let last = null;
-        for (const values of updates) {
-          last = await s.state.update(threadId, {
-            values,
-            asNode: body.as_node ?? undefined,
-            checkpoint: at,
-          });
-          at = { checkpoint_id: last.checkpoint_id, checkpoint_ns: last.checkpoint_ns };
-        }
-        const title = updates.at(-1)?.title;
-        if (typeof title === "string" && title.length > 0) {
-          await stores.threads.updateDisplayName(
-            threadId,
-            title.slice(0, 500),
-            new Date().toISOString(),
-          );
-        }
-        return last;
+    const ref = await s.threads.writeState(threadId, c.get("principal").userId, {
+      updates: Array.isArray(body.values) ? body.values : [body.values ?? {}],
+      asNode: body.as_node ?? undefined,
+      checkpoint: {
+        checkpoint_id: body.checkpoint?.checkpoint_id ?? body.checkpoint_id ?? null,
+        checkpoint_ns: body.checkpoint?.checkpoint_ns ?? null,
       },
-    );
+    });
     return c.json({
       checkpoint: ref,
       configurable: ref

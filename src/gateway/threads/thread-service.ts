@@ -1,10 +1,13 @@
 import type { z } from "zod";
-import type { Fawn } from "../../app/create-fawn.js";
 import { isoNow } from "../../core/clock.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../core/errors.js";
 import { newThreadId } from "../../core/ids.js";
 import { FawnPaths } from "../../core/paths.js";
-import type { ThreadRow, ThreadStatus } from "../../ports/thread-store.js";
+import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { RunStore } from "../../ports/run-store.js";
+import type { ThreadRow, ThreadStatus, ThreadStore } from "../../ports/thread-store.js";
+import type { RunManager } from "../../runtime/run-manager.js";
+import type { CheckpointRef } from "../state/thread-state.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import { withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";
@@ -21,19 +24,36 @@ export function clientMetadata(
   return out;
 }
 
+export interface ThreadServiceDeps {
+  /** `FAWN_HOME`: where each thread's folder lives. */
+  home: string;
+  /** Thread operations (delete, state writes) hold the thread's active slot through it. */
+  manager: Pick<RunManager, "createOrReject" | "setStatus" | "forget" | "localRecords">;
+  stores: { runs: RunStore; events: RunEventStore; threads: ThreadStore };
+}
+
+/** A state write: one or more values updates applied in order, each on the previous one's head. */
+export interface ThreadStateWrite {
+  updates: Record<string, unknown>[];
+  asNode: string | undefined;
+  checkpoint: { checkpoint_id: string | null; checkpoint_ns: string | null };
+}
+
 /** Thread rows and their state, always on behalf of one user: another user's ids are 404. */
 export class ThreadService {
   private readonly paths: FawnPaths;
+  private readonly stores: ThreadServiceDeps["stores"];
 
   constructor(
-    private readonly fawn: Fawn,
+    private readonly deps: ThreadServiceDeps,
     private readonly state: ThreadStateService,
   ) {
-    this.paths = new FawnPaths(fawn.config.home);
+    this.paths = new FawnPaths(deps.home);
+    this.stores = deps.stores;
   }
 
   async getOwned(threadId: string, userId: string): Promise<ThreadRow> {
-    const row = await this.fawn.stores.threads.get(threadId, { userId });
+    const row = await this.stores.threads.get(threadId, { userId });
     if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
     return row;
   }
@@ -56,7 +76,7 @@ export class ThreadService {
     }
     const threadId = body.thread_id ?? newThreadId();
     const metadata = clientMetadata(body.metadata);
-    const { thread, created } = await this.fawn.stores.threads.create({
+    const { thread, created } = await this.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
       assistant_id: body.assistant_id ?? null,
@@ -83,7 +103,7 @@ export class ThreadService {
     userId: string,
     metadata: Record<string, unknown> = {},
   ): Promise<ThreadRow> {
-    const { thread } = await this.fawn.stores.threads.create({
+    const { thread } = await this.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
       metadata: clientMetadata(metadata),
@@ -98,7 +118,7 @@ export class ThreadService {
     userId: string,
     metadata: Record<string, unknown>,
   ): Promise<ApiThread> {
-    const row = await this.fawn.stores.threads.update(
+    const row = await this.stores.threads.update(
       threadId,
       { metadata: clientMetadata(metadata) },
       { userId },
@@ -113,7 +133,8 @@ export class ThreadService {
    */
   async delete(threadId: string, userId: string): Promise<void> {
     await this.getOwned(threadId, userId);
-    const { manager, stores } = this.fawn;
+    const { manager } = this.deps;
+    const { stores } = this;
     await withThreadOperation(
       { manager, runs: stores.runs },
       threadId,
@@ -134,12 +155,53 @@ export class ThreadService {
     );
   }
 
+  /**
+   * Apply the updates as one thread operation (409 while a run is in flight) and copy a `title`
+   * in the last one to the thread row. Answers the last checkpoint written.
+   */
+  async writeState(
+    threadId: string,
+    userId: string,
+    write: ThreadStateWrite,
+  ): Promise<CheckpointRef | null> {
+    await this.getOwned(threadId, userId);
+    const { manager } = this.deps;
+    const { stores } = this;
+    return withThreadOperation(
+      { manager, runs: stores.runs },
+      threadId,
+      userId,
+      "checkpoint_write",
+      async () => {
+        let at = write.checkpoint;
+        let last: CheckpointRef | null = null;
+        for (const values of write.updates) {
+          last = await this.state.update(threadId, {
+            values,
+            asNode: write.asNode,
+            checkpoint: at,
+          });
+          at = { checkpoint_id: last.checkpoint_id, checkpoint_ns: last.checkpoint_ns };
+        }
+        const title = write.updates.at(-1)?.title;
+        if (typeof title === "string" && title.length > 0) {
+          await stores.threads.updateDisplayName(
+            threadId,
+            title.slice(0, 500),
+            new Date().toISOString(),
+          );
+        }
+        return last;
+      },
+    );
+  }
+
   async search(userId: string, body: ThreadSearchBody): Promise<ApiThread[]> {
     const limit = body.limit ?? 10;
     const offset = body.offset ?? 0;
     const rows = body.ids
       ? await this.searchByIds(userId, body.ids, body)
-      : await this.fawn.stores.threads.search({
+      : await this.stores.threads.search({
           userId,
           ...(body.metadata ? { metadata: body.metadata } : {}),
           ...(body.status ? { status: body.status } : {}),
@@ -161,7 +223,7 @@ export class ThreadService {
     userId: string,
     filter: { metadata?: Record<string, unknown> | null; status?: ThreadStatus | null },
   ): Promise<number> {
-    return this.fawn.stores.threads.count({
+    return this.stores.threads.count({
       userId,
       ...(filter.metadata ? { metadata: filter.metadata } : {}),
       ...(filter.status ? { status: filter.status } : {}),
@@ -174,7 +236,7 @@ export class ThreadService {
     body: ThreadSearchBody,
   ): Promise<ThreadRow[]> {
     const rows = await Promise.all(
-      [...new Set(ids)].map((id) => this.fawn.stores.threads.get(id, { userId })),
+      [...new Set(ids)].map((id) => this.stores.threads.get(id, { userId })),
     );
     const column = storeSortColumn(body.sort_by);
     const direction = body.sort_order === "asc" ? 1 : -1;

@@ -28,8 +28,8 @@ export function isUploadRequest(c: Context): boolean {
  */
 export function uploadRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const paths = new FawnPaths(s.fawn.config.home);
-  const limits = s.fawn.config.uploads;
+  const paths = new FawnPaths(s.config.home);
+  const limits = s.config.uploads;
 
   async function ownedScope(c: Context<GatewayEnv>): Promise<ThreadScope> {
     const threadId = pathId(c, "thread_id", "thread");

@@ -4,15 +4,17 @@ import { type OpenSqlDatabaseOptions, openSqlDatabase, type SqlDatabase } from "
 import { SqlRunEventStore } from "./sql-run-event-store.js";
 import { SqlRunStore } from "./sql-run-store.js";
 import { SqlThreadStore } from "./sql-thread-store.js";
+import { SqlUserStore } from "./user-store.js";
 
 export interface SqlStoresOptions extends OpenSqlDatabaseOptions {
   clock?: Clock;
 }
 
-export interface SqlStores extends FawnStores {
+export interface SqlStores extends FawnStores<SqlDatabase> {
   runs: SqlRunStore;
   events: SqlRunEventStore;
   threads: SqlThreadStore;
+  users: SqlUserStore;
   /** The shared database, e.g. for a recovery guard that reads runs inside an event write. */
   database: SqlDatabase;
 }
@@ -25,6 +27,7 @@ export function createSqlStores(database: SqlDatabase, options: { clock?: Clock 
     runs: new SqlRunStore(database, storeOptions),
     events: new SqlRunEventStore(database, storeOptions),
     threads: new SqlThreadStore(database, storeOptions),
+    users: new SqlUserStore(database),
     database,
     close: () => database.close(),
   };
@@ -32,7 +35,7 @@ export function createSqlStores(database: SqlDatabase, options: { clock?: Clock 
 
 /**
  * Opens `sqlite:<path>`, `sqlite::memory:` or `postgres://…`, migrates it, and returns the run,
- * event and thread stores sharing that one database (one worker connection or one pool).
+ * event, thread and user stores sharing that one database (one worker connection or one pool).
  */
 export async function openSqlStores(
   url: string,

@@ -5,6 +5,7 @@ import { parseConfig } from "../../../src/core/config/load-config.js";
 import type { AuthConfig } from "../../../src/core/config/schema.js";
 import type { Logger } from "../../../src/core/logger.js";
 import { LocalAuthProvider } from "../../../src/gateway/auth/local-auth-provider.js";
+import { MemoryLoginAttemptStore } from "../../../src/stores/memory/login-attempt-store.js";
 import { MemoryUserStore } from "../../../src/stores/memory/user-store.js";
 
 /** Every line logged, with its context, as JSON text. */
@@ -46,5 +47,14 @@ export function testLocalAuth(auth: Partial<AuthConfig> = {}): TestLocalAuth {
     hasher: new PasswordHasher({ logN: 14, r: 8, p: 1 }),
   });
   const logger = new CapturingLogger();
-  return { provider: new LocalAuthProvider({ services, config, logger }), services, logger };
+  return {
+    provider: new LocalAuthProvider({
+      services,
+      config,
+      logger,
+      loginAttempts: new MemoryLoginAttemptStore(),
+    }),
+    services,
+    logger,
+  };
 }

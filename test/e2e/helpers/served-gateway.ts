@@ -3,12 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../../src/app/fawn-gateway.js";
 import { servedAgent } from "../../../src/cli/served-agent.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
 import { createLogger } from "../../../src/core/logger.js";
-import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
-import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
 import { type GatewayServer, startGatewayServer } from "../../../src/gateway/server.js";
 
 export interface ServedGateway {
@@ -45,17 +44,14 @@ export async function startServedGateway(
     { env: { FAWN_HOME: home }, cwd: home },
   );
   const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
-  const hooks = new RunCompletionHooks(logger);
   const agent = servedAgent(config, logger);
   const fawn: Fawn = await createFawn({
     config,
     logger,
-    agentFactory: (args) => agent.factory(fawn.checkpointer, fawn.sandbox)(args),
-    runContext: { onRunCompleted: hooks.onRunCompleted },
+    buildAgent: agent.build,
+    completionHooks: true,
   });
-  hooks.attach(fawn);
-  const app = createGatewayApp({
-    fawn,
+  const app = createFawnGateway(fawn, {
     logger,
     agent: agent.description,
     ...(options.auth ? { auth: options.auth } : {}),

@@ -3,18 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
+import { createFawnGateway } from "../../../src/app/fawn-gateway.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
 import { createLogger, type Logger } from "../../../src/core/logger.js";
-import { createGatewayApp } from "../../../src/gateway/app.js";
 import type { AuthProvider } from "../../../src/gateway/auth/auth-provider.js";
-import { RunCompletionHooks } from "../../../src/gateway/runs/run-completion-hooks.js";
 import {
   type GatewayServer,
   type ServerTimeouts,
   startGatewayServer,
 } from "../../../src/gateway/server.js";
 import type { StreamTestHooks } from "../../../src/gateway/sse/run-event-stream.js";
-import type { StreamingAgent } from "../../../src/ports/agent.js";
 import type { LoginAttemptStore } from "../../../src/ports/login-attempt-store.js";
 import type { StreamBridge } from "../../../src/ports/stream-bridge.js";
 import { buildTestGraph, GraphControls, streamingAgentFromGraph } from "./test-graph.js";
@@ -73,28 +71,22 @@ export async function startGatewayHarness(options: HarnessOptions = {}): Promise
   const logger =
     options.logger ?? createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
   const controls = new GraphControls();
-  const hooks = new RunCompletionHooks(logger);
-  let agent: StreamingAgent | undefined;
   const fawn: Fawn = await createFawn({
     config,
     logger,
     ...(options.bridge ? { bridge: options.bridge } : {}),
     ...(options.loginAttempts ? { loginAttempts: options.loginAttempts } : {}),
     ...(options.workerId ? { workerId: options.workerId } : {}),
-    // Built on first use: the graph needs the checkpointer createFawn chose.
-    agentFactory: () => {
-      agent ??= streamingAgentFromGraph(buildTestGraph(fawn.checkpointer, controls));
-      return agent;
+    // Built at the first run, over the checkpointer createFawn chose.
+    buildAgent: ({ checkpointer }) => {
+      const agent = streamingAgentFromGraph(buildTestGraph(checkpointer, controls));
+      return () => agent;
     },
-    runContext: {
-      onRunCompleted: hooks.onRunCompleted,
-      streamRetentionMs: options.streamRetentionMs ?? 60_000,
-    },
+    completionHooks: true,
+    runContext: { streamRetentionMs: options.streamRetentionMs ?? 60_000 },
   });
-  hooks.attach(fawn);
   const streamHooks: StreamTestHooks = {};
-  const app = createGatewayApp({
-    fawn,
+  const app = createFawnGateway(fawn, {
     logger,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     ...(options.auth ? { auth: options.auth } : {}),

@@ -1,9 +1,9 @@
+import { type AuthServices, createAuthServices } from "../auth/auth-services.js";
 import { loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { ConfigError } from "../core/errors.js";
 import { openSqlDatabase } from "../stores/sql/database.js";
 import { SqlUserStore } from "../stores/sql/user-store.js";
-import { type AuthServices, createAuthServices } from "./auth-services.js";
 
 /**
  * Runs `fn` against the users of the configured database (config.yaml + FAWN_* environment), the

@@ -1,0 +1,53 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { FawnConfig } from "../core/config/schema.js";
+import type { Logger } from "../core/logger.js";
+import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
+import type { RunEventStore } from "../ports/run-event-store.js";
+import type { RunStore } from "../ports/run-store.js";
+import type { StoreDatabase } from "../ports/store-database.js";
+import type { StreamBridge } from "../ports/stream-bridge.js";
+import type { ThreadStore } from "../ports/thread-store.js";
+import type { UserStore } from "../ports/user-store.js";
+import type { RunManager } from "../runtime/run-manager.js";
+import type { RunService } from "../runtime/run-service.js";
+
+/** The run manager calls the gateway makes: admission of thread operations, reads, cancel. */
+export type GatewayRunManager = Pick<
+  RunManager,
+  | "cancel"
+  | "createOrReject"
+  | "forget"
+  | "get"
+  | "getLocal"
+  | "localRecords"
+  | "ownership"
+  | "setStatus"
+>;
+
+/** The stores the gateway reads and writes; `database` answers the health probe. */
+export interface GatewayStores {
+  runs: RunStore;
+  events: RunEventStore;
+  threads: ThreadStore;
+  /** Users, sessions and API tokens for `auth.mode: local`. */
+  users: UserStore;
+  /** Null for process-memory stores (nothing to probe; local accounts vanish on restart). */
+  database: StoreDatabase | null;
+}
+
+/**
+ * What the gateway is built over. The composition root (`src/app/`) assembles it from a Fawn
+ * runtime; the gateway knows nothing of which adapters sit behind these contracts.
+ */
+export interface GatewayDeps {
+  config: FawnConfig;
+  stores: GatewayStores;
+  bridge: StreamBridge;
+  /** Where thread state and history are read from (the saver the runs write through). */
+  checkpointer: BaseCheckpointSaver;
+  manager: GatewayRunManager;
+  runService: Pick<RunService, "submit">;
+  /** Failed-login counters, shared with every process serving the same users. */
+  loginAttempts: LoginAttemptStore;
+  logger: Logger;
+}
