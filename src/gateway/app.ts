@@ -73,7 +73,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
     threads,
     assistants,
     runs: new RunGateway(
-      { ...stream, runService: deps.runService, logger },
+      { ...stream, runService: deps.runService, logger: deps.logger },
       threads,
       state,
       assistants,
