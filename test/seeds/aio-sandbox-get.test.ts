@@ -34,7 +34,7 @@ import {
   BlockingIoError,
   withBlockingIoGate,
 } from "../helpers/blocking-io-gate.js";
-import { StubBackend, stubInstance } from "./helpers/stub-backend.js";
+import { StubBackend, stubInstance } from "../sandbox/helpers/stub-backend.js";
 
 /** Ownership store whose every operation does real blocking file IO. */
 class BlockingProbeStore implements SandboxOwnershipStore {
