@@ -21,7 +21,7 @@ function endLoad(): number {
   return Math.round((loadavg()[0] ?? 0) * 100) / 100;
 }
 
-/** The whole run's own target (issue 8: all scripts in under 10 minutes on 2 cores). */
+/** The whole run's own target: all scripts in under 10 minutes on 2 cores. */
 const BUDGET_MINUTES = 10;
 
 function targetTable(outcomes: ScriptOutcome[], totalSeconds: number, fullRun: boolean): Table {
