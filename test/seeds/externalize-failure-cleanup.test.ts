@@ -1,7 +1,7 @@
 /**
- * Seed 000 (`tests/test_externalize_failure_cleanup.py`) ported: a failed externalization must
- * not leave a half-written output behind. Each test keeps the seed test's name (with its
- * parametrization ids); faults are injected through the externalizer's ops seam instead of
+ * Seed 000 (`test_externalize_failure_cleanup.py`, indexed in `test/seeds/README.md`) ported: a
+ * failed externalization must not leave a half-written output behind. Each test keeps the seed
+ * test's name (with its parametrization ids); faults are injected through the externalizer's ops seam instead of
  * monkeypatching `open` / `os.replace` / `uuid`. The budget's own unit tests are in
  * `test/agent/tool-output-budget.test.ts`.
  */
