@@ -1,9 +1,9 @@
 /**
  * Seed 000 (`test_externalize_failure_cleanup.py`, indexed in `test/seeds/README.md`) ported: a
  * failed externalization must not leave a half-written output behind. Each test keeps the seed
- * test's name (with its parametrization ids); faults are injected through the externalizer's ops seam instead of
- * monkeypatching `open` / `os.replace` / `uuid`. The budget's own unit tests are in
- * `test/agent/tool-output-budget.test.ts`.
+ * test's name (with its parametrization ids); faults are injected through the externalizer's ops
+ * seam instead of monkeypatching `open` / `os.replace` / `uuid`. The budget's own unit tests are
+ * in `test/agent/tool-output-budget.test.ts`.
  */
 import { execFile } from "node:child_process";
 import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
