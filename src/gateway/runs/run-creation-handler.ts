@@ -7,6 +7,7 @@ import { runStreamResponse } from "../sse/sse-response.js";
 import { idempotencyKeyHeader, lastEventIdHeader } from "./run-headers.js";
 import { toApiRun } from "./run-response.js";
 import { runCreateBody } from "./run-schemas.js";
+import { runStreamServices } from "./run-stream-services.js";
 
 export type RunCreationMode = "create" | "stream" | "wait";
 
@@ -35,7 +36,7 @@ export async function handleRunCreation(
   );
   const runId = record.runId;
   if (mode === "stream") {
-    return runStreamResponse(c, s, {
+    return runStreamResponse(c, runStreamServices(s), {
       threadId,
       runId,
       lastEventId,
