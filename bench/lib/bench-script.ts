@@ -8,7 +8,7 @@ export interface Table {
   textColumns?: number;
 }
 
-/** One target of issue 8 and what this run measured against it. */
+/** One benchmark target and what this run measured against it. */
 export interface TargetCheck {
   target: string;
   measured: string;

@@ -66,21 +66,25 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const assistants = new AssistantCatalog(
     options.agent ?? { kind: "lead_agent", name: "lead_agent", description: "The lead agent." },
   );
-  const stream = { bridge: deps.bridge, manager: deps.manager, stores };
   const services: GatewayServices = {
     config,
     state,
     threads,
     assistants,
     runs: new RunGateway(
-      { ...stream, runService: deps.runService, logger: deps.logger },
+      {
+        stores,
+        bridge: deps.bridge,
+        manager: deps.manager,
+        runService: deps.runService,
+        logger: deps.logger,
+      },
       threads,
       state,
       assistants,
       { maxRecursionLimit: config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT },
     ),
     events: stores.events,
-    stream,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,

@@ -1,24 +1,11 @@
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
-import type { RunStore } from "../ports/run-store.js";
-import type { StreamBridge } from "../ports/stream-bridge.js";
-import type { RunManager } from "../runtime/run-manager.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import type { RunGateway } from "./runs/run-gateway.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import type { ThreadStateService } from "./state/thread-state-service.js";
 import type { ThreadService } from "./threads/thread-service.js";
-
-/**
- * What a run's SSE stream reads: the bridge, whether the run is finished (its local worker, else
- * its row), and the interrupt a disconnecting client may ask for.
- */
-export interface RunStreamSource {
-  bridge: StreamBridge;
-  manager: Pick<RunManager, "cancel" | "getLocal">;
-  stores: { runs: Pick<RunStore, "get"> };
-}
 
 /** What route handlers call: services that know nothing of HTTP. Built once per app. */
 export interface GatewayServices {
@@ -30,7 +17,6 @@ export interface GatewayServices {
   /** A run's durable events (owner checked through `runs.getOwned` first). */
   events: RunEventStore;
   assistants: AssistantCatalog;
-  stream: RunStreamSource;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

@@ -52,7 +52,7 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       context: "js",
       agent: s.assistants.agent.kind,
       auth_mode: authMode,
-      stream_bridge: s.stream.bridge.supportsCrossProcess ? "cross-process" : "memory",
+      stream_bridge: s.runs.streamsAcrossProcesses() ? "cross-process" : "memory",
       flags: { assistants: true, crons: false, langsmith: false, thread_ttl: false },
     }),
   );

@@ -37,19 +37,26 @@ export interface SubscribeOptions {
   signal?: AbortSignal;
 }
 
-/** What a push subscription hands its consumer: a stream item, or that the stream was dropped. */
-export type WatchItem = StreamItem | { kind: "dropped" };
+/**
+ * What a push subscription hands its consumer: a stream item, that the stream was dropped (cleaned
+ * up or the bridge closed, with no `end` for this subscriber), or that reading it failed for good
+ * (a bridge reading another process, after its retries; nothing follows).
+ */
+export type WatchItem = StreamItem | { kind: "dropped" } | { kind: "failed"; error: unknown };
 
 /**
- * A push subscription (`StreamBridge.watch`): items are handed over synchronously as they are
- * published, without a promise per event. It starts paused.
+ * A push subscription (`StreamBridge.watch`). It starts paused; while resumed, items are handed to
+ * the consumer in order as they are available, until it pauses or the watch closes.
  */
 export interface StreamWatch {
   /** Hand over what is available now, then each item as it comes, until paused or closed. */
   resume(): void;
   /** Hold items back (the consumer is full); they stay in the bridge's window. */
   pause(): void;
-  /** Stop for good (idempotent). `end`, `gap`, `dropped` and the signal's abort also close it. */
+  /**
+   * Stop for good (idempotent). `end`, `gap`, `dropped`, `failed` and the signal's abort also
+   * close it; an abort hands nothing over.
+   */
   close(): void;
 }
 
@@ -74,11 +81,12 @@ export interface StreamBridge {
   publishEnd(runId: string, options?: FencedWrite): Promise<void>;
   subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<StreamItem>;
   /**
-   * Optional push form of `subscribe` for in-process bridges: the same items in the same order,
-   * handed to `onItem` synchronously (heartbeats only while resumed and idle). A consumer that
-   * frames every event (SSE) saves the promises an async iteration costs per event.
+   * The push form of `subscribe`: the same items in the same order, handed to `onItem` (heartbeats
+   * only while resumed and idle). The in-process bridge hands each one over synchronously, inside
+   * `publish`, so a consumer that frames every event (SSE) pays no promise per event; a bridge
+   * reading another process hands them over as its reads return (`watchFromSubscribe`).
    */
-  watch?(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch;
+  watch(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch;
   streamExists(runId: string): Promise<boolean>;
   /** Drops the run's stream after `delayMs` (default 0). */
   cleanup(runId: string, options?: { delayMs?: number }): Promise<void>;

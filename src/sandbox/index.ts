@@ -1,4 +1,4 @@
-/** The sandbox layer's public surface (DESIGN §3: agent/ depends on this, this on core/). */
+/** The sandbox layer's public surface (agent/ depends on this layer, this layer only on core/). */
 
 export {
   type CreateSandboxProviderOptions,

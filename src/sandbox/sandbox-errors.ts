@@ -1,6 +1,6 @@
 /**
  * Errors of the sandbox layer. Each message is the text the agent's tools show after `Error: `
- * (reference harness §2), and echoes the path the model supplied, never a host path.
+ *, and echoes the path the model supplied, never a host path.
  */
 import { FawnError, type FawnErrorOptions } from "../core/errors.js";
 

@@ -1,7 +1,8 @@
 /**
  * The `SandboxProvider` contract: hands out one sandbox per (user, thread) and tracks it.
  * `get` is on every tool call's path, so it is a pure in-memory lookup — no file, network or
- * ownership-store call of any kind (seed 002); everything that does IO is `async`.
+ * ownership-store call of any kind (pinned by `test/seeds/aio-sandbox-get.test.ts`); everything
+ * that does IO is `async`.
  */
 import type { Sandbox } from "./sandbox.js";
 

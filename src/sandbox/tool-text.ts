@@ -1,5 +1,5 @@
 /**
- * How sandbox results read to the model (reference harness §2): helpers for the agent's sandbox
+ * How sandbox results read to the model: helpers for the agent's sandbox
  * tools, so every tool words output, limits and failures the same way.
  */
 import { isFawnError } from "../core/errors.js";

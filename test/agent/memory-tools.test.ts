@@ -1,5 +1,5 @@
 /**
- * `memory.mode: tool` (reference §6.3): the lead agent keeps its memory itself with
+ * `memory.mode: tool`: the lead agent keeps its memory itself with
  * `memory_search/add/update/delete`, acting on the run's user; no background update is queued
  * after the run; the next run's `<memory>` block carries the summaries only (facts are looked up).
  */

@@ -1,5 +1,5 @@
 /**
- * Memory (reference harness §6.3): an update from a scripted model's JSON answer, the write gate
+ * Memory: an update from a scripted model's JSON answer, the write gate
  * (labels, confidence threshold, dedupe, removals, max_facts), bad answers changing nothing, only
  * the user's words and final answers reaching the update, per-thread debounce collapsing a burst,
  * forget disarming queued updates, per-user isolation and serialization, the `<memory>` block's

@@ -1,5 +1,5 @@
 /**
- * Skills without an agent: SKILL.md frontmatter validation (reference harness §6.1, as a table),
+ * Skills without an agent: SKILL.md frontmatter validation (the reference's rules, as a table),
  * discovery skipping invalid packages and honouring package boundaries, the shipped public
  * skills being valid, per-user enabled switches persisted atomically, the slash-command grammar,
  * and the thread's skills view holding exactly the enabled skills.

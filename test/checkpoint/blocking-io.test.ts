@@ -1,5 +1,5 @@
 /**
- * The saver does no blocking IO on the event loop (DESIGN §2.5): graph turns, state and history
+ * The saver does no blocking IO on the event loop: graph turns, state and history
  * reads, a fork from an older checkpoint and a thread deletion all run inside the blocking-IO
  * gate, where any synchronous fs or child_process call throws. Opening the database (start-up)
  * happens outside the gate.

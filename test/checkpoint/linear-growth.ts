@@ -1,6 +1,6 @@
 /**
- * Issue 7's growth proof, shared by the SQLite and PostgreSQL files (separate files so the two
- * slow runs go in parallel): a 300-turn thread through a real StateGraph. The saver's
+ * The checkpoint saver's linear-growth proof, shared by the SQLite and PostgreSQL files
+ * (separate files so the two slow runs go in parallel): a 300-turn thread through a real StateGraph. The saver's
  * `onBytesWritten` hook reports the payload bytes of every committed put/putWrites (serialized
  * checkpoint header, metadata, channel values, new messages, list scripts, write values — not
  * key columns or index pages); the last 50 turns must write at most 1.5× the first 50. The same

@@ -1,5 +1,5 @@
 /**
- * The SandboxOwnershipStore contract (reference harness §4.5) as executable spec, shared by the
+ * The SandboxOwnershipStore contract as executable spec, shared by the
  * memory, file and Redis stores. Peers are separate store instances over one backend.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

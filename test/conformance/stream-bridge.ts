@@ -1,5 +1,6 @@
 /**
- * The StreamBridge contract as executable spec, shared by every bridge adapter (memory, Redis).
+ * The StreamBridge contract as executable spec, shared by every bridge adapter (memory, Redis);
+ * its push form, `watch`, in stream-bridge-watch.ts, run from here.
  * Each test uses a fresh random run id, so a shared Redis works. Nothing here measures time: a
  * test that would hang on a broken bridge is bounded by vitest's test timeout instead.
  */
@@ -7,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OwnershipLostError } from "../../src/core/errors.js";
 import type { StreamBridge, StreamItem, SubscribeOptions } from "../../src/ports/stream-bridge.js";
+import { describeStreamBridgeWatch } from "./stream-bridge-watch.js";
 
 export interface StreamBridgeOptions {
   /** Events retained per run; small values let tests force eviction. */
@@ -396,5 +398,7 @@ export function describeStreamBridge(
         await expect(bridge.finishProducerLease(runId)).resolves.toBeUndefined();
       });
     });
+
+    describeStreamBridgeWatch(makeBridge);
   });
 }

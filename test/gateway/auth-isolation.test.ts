@@ -1,5 +1,5 @@
 /**
- * User isolation under REAL `auth.mode: local` (issue 4, "Must show"): two registered users; Bob
+ * User isolation under REAL `auth.mode: local`: two registered users; Bob
  * calls every thread/run/event/file route with Alice's ids, once with a session cookie (+ CSRF)
  * and once with an API token, and gets 404 without her data. No credentials is 401, a cookie
  * request without its CSRF pair is 403, and a bearer token needs no CSRF.

@@ -1,5 +1,5 @@
 /**
- * A test-time gate against blocking IO on the event loop (DESIGN §2.5, seed 002): while it is on,
+ * A test-time gate against blocking IO on the event loop (server code never blocks it; seed 002): while it is on,
  * synchronous `fs` calls (every `*Sync` export, e.g. readFileSync, statSync, writeSync, fsyncSync)
  * and `child_process` execSync / execFileSync / spawnSync throw a `BlockingIoError` naming the call.
  *

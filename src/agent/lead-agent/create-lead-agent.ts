@@ -115,7 +115,7 @@ function agentHookStep(
   };
 }
 
-/** The first tool of each name wins (reference §1.2: duplicates are skipped). */
+/** The first tool of each name wins (later duplicates are skipped, as in the reference). */
 function uniqueByName(tools: StructuredToolInterface[]): StructuredToolInterface[] {
   const seen = new Set<string>();
   return tools.filter((tool) => {

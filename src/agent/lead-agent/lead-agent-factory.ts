@@ -181,7 +181,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         memory: memory.runMiddleware(),
       });
     const leadOnlyTools = [...memory.tools(), ...skills.tools];
-    // MCP tools come last (reference §1.2): every other tool keeps its name, first one wins.
+    // MCP tools come last: every other tool keeps its name, first one wins.
     const acceptedMcpTools = acceptMcpTools(
       [
         ...[...tools, ...leadOnlyTools].map((tool) => tool.name),

@@ -1,5 +1,5 @@
 /**
- * Reducers of the thread state (reference harness §1.6). Each one states how parallel or repeated
+ * Reducers of the thread state. Each one states how parallel or repeated
  * writes combine, so tools and middlewares can write without reading first.
  */
 

@@ -2,7 +2,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Logger } from "../../core/logger.js";
 
 /**
- * The MCP tools a run may add after the built-in and configured ones (reference harness §1.2):
+ * The MCP tools a run may add after the built-in and configured ones:
  * a name already taken — by an earlier tool or an earlier MCP tool — keeps its first owner and
  * the later tool is dropped with a warning (once per name per process, not once per run).
  */

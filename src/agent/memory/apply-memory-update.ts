@@ -34,7 +34,7 @@ export interface AppliedMemoryUpdate {
 }
 
 /**
- * The write gate and merge of one update (reference §6.3). Summaries are replaced only when the
+ * The write gate and merge of one update. Summaries are replaced only when the
  * model says so, with text, and not marked as thread/project-scoped or transactional. A new fact
  * is stored only when labelled user-scoped, durable and descriptive, at or above the confidence
  * threshold, and not a whitespace/case-insensitive duplicate. Removals name existing ids. Returns

@@ -21,8 +21,8 @@ export interface MemoryMiddlewareOptions {
 }
 
 /**
- * After each run, queues the thread's conversation for a memory update (reference
- * MemoryMiddleware, §6.3). Only what the user typed and the assistant's final replies go in: no
+ * After each run, queues the thread's conversation for a memory update (the reference's
+ * MemoryMiddleware). Only what the user typed and the assistant's final replies go in: no
  * tool traffic, no middleware reminders, no uploads listing. The update itself runs later, once
  * the thread has been quiet for `debounce_seconds`, with the run's model (or `memory.model_name`).
  */

@@ -28,7 +28,7 @@ const category = z.enum(FACT_CATEGORIES);
 const confidence = z.number().min(0).max(1);
 
 /**
- * The memory tools of `memory.mode: tool` (reference §6.3): the agent looks facts up and keeps
+ * The memory tools of `memory.mode: tool`: the agent looks facts up and keeps
  * them itself instead of a background update after each run. They act on the run's user (from the
  * admitted run, never from the model) through the store's lock and atomic write, so they never
  * lose a concurrent change; a result is plain text the model reads.

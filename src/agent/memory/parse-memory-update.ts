@@ -8,7 +8,7 @@ import {
 } from "./memory-document.js";
 
 /**
- * The update the memory model answers with (reference harness §6.3), read defensively: an answer
+ * The update the memory model answers with, read defensively: an answer
  * that is not a JSON object of this shape is no update at all, and an individual malformed entry
  * is dropped without spoiling the rest. The write gate (apply-memory-update.ts) decides what of
  * it is stored.

@@ -13,7 +13,7 @@ export interface StateHooksOutcome {
   jumpTo: "model" | undefined;
 }
 
-/** `before*` hooks run in list order, `after*` hooks in reverse (reference §1.3). */
+/** `before*` hooks run in list order, `after*` hooks in reverse. */
 export async function runStateHooks(
   hook: StateHook,
   middlewares: readonly AgentMiddleware[],

@@ -94,7 +94,7 @@ export interface LeadMiddlewareOptions {
 }
 
 /**
- * The lead agent's middleware chain in the reference order (harness §1.3), keeping its
+ * The lead agent's middleware chain in the reference order, keeping its
  * invariants: the output budget outermost among tool wrappers, thread data before uploads,
  * clarification last (innermost tool wrapper). Optional middlewares join only when their
  * feature is on for this run.

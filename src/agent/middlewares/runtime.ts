@@ -72,7 +72,7 @@ export function createMiddlewareRuntime(
   };
 }
 
-/** `configurable` merged with `context`, context winning (reference §1.1). */
+/** `configurable` merged with `context`, context winning. */
 export function runOptionsOf(config: LangGraphRunnableConfig): Record<string, unknown> {
   const configurable = isPlainObject(config.configurable) ? config.configurable : {};
   const context = isPlainObject(config.context) ? config.context : {};

@@ -6,7 +6,7 @@ import type { Command, LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ThreadState, ThreadStateUpdate } from "../lead-agent/thread-state.js";
 
 /**
- * The lead agent's middleware contract (reference harness §1.3), modelled on LangChain's
+ * The lead agent's middleware contract, modelled on LangChain's
  * `createMiddleware`: state hooks before/after the agent and the model, and wrappers around each
  * model call and each tool call. Dispatch: `beforeAgent`/`beforeModel` run in list order,
  * `afterModel`/`afterAgent` in reverse list order; for the wrappers the first list element is the

@@ -2,7 +2,7 @@ import { parse as parseYaml } from "yaml";
 import { isPlainObject } from "../../core/config/env-expansion.js";
 import type { SecretRequirement, SkillManifest } from "./skill.js";
 
-/** The frontmatter keys a SKILL.md may use (reference harness §6.1); any other key is invalid. */
+/** The frontmatter keys a SKILL.md may use; any other key is invalid. */
 export const ALLOWED_FRONTMATTER_KEYS: ReadonlySet<string> = new Set([
   "name",
   "description",
@@ -43,7 +43,7 @@ export function parseSkillMarkdown(content: string): SkillParseResult {
   return result.ok ? { ...result, body: text.slice(match[0].length) } : result;
 }
 
-/** The §6.1 rules, in the order the reference checks them; the first failure is reported. */
+/** The frontmatter rules, in the order the reference checks them; the first failure is reported. */
 export function validateSkillFrontmatter(
   metadata: Record<string, unknown>,
 ): { ok: true; manifest: SkillManifest } | { ok: false; reason: string } {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Skill } from "./skill.js";
 
-/** Composer commands that own the leading slash; they never activate a skill (reference §6.1). */
+/** Composer commands that own the leading slash; they never activate a skill. */
 export const RESERVED_SLASH_NAMES: ReadonlySet<string> = new Set([
   "bootstrap",
   "goal",

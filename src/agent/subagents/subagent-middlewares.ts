@@ -18,7 +18,7 @@ export type SubagentMiddlewareOptions = Pick<
 > & { settings: LeadMiddlewareSettings };
 
 /**
- * A sub-agent's chain (reference §1.3, subagent chain): the lead agent's runtime layer without
+ * A sub-agent's chain (the reference's sub-agent chain): the lead agent's runtime layer without
  * what only makes sense facing the user — no uploads, title, todos, clarification or sub-agent
  * limit (a sub-agent has no `task` tool). Loop detection stays: its forced stop becomes the
  * result's `loop_capped`.

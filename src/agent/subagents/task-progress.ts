@@ -3,7 +3,7 @@ import { contentText } from "../middlewares/conversation.js";
 import type { SubagentOutcome, SubagentTokenUsage } from "./task-result.js";
 
 /**
- * The `task` tool's progress on LangGraph's `custom` stream (reference §6.2): `task_started`,
+ * The `task` tool's progress on LangGraph's `custom` stream: `task_started`,
  * one `task_running` per new AI message of the sub-agent, then one terminal event. The run
  * worker turns these into `subagent.start` / `subagent.step` / `subagent.end` run events
  * (runtime/worker/subagent-events.ts), so the field names here are that contract.

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * What a finished `task` call reports (reference harness §6.2): the text the lead agent reads,
+ * What a finished `task` call reports: the text the lead agent reads,
  * and structured facts in the ToolMessage's `additional_kwargs` for clients and the ledger.
  */
 

@@ -61,7 +61,7 @@ const taskSchema = z.object({
 type TaskInput = z.output<typeof taskSchema>;
 
 /**
- * `task(description, prompt, subagent_type)` (reference §6.2): runs a sub-agent to its end and
+ * `task(description, prompt, subagent_type)`: runs a sub-agent to its end and
  * answers with its result. Progress goes to the graph's custom stream; the answer is a
  * ToolMessage named `task` with the structured result in `additional_kwargs`, plus an entry in
  * the thread's `delegations` ledger. A sub-agent never gets this tool, so it cannot nest.

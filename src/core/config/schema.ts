@@ -139,7 +139,7 @@ const customSubagentSchema = z.strictObject({
   timeout_seconds: z.number().positive().default(900),
 });
 
-/** `subagents:` — the `task` tool's sub-agent types and their limits (reference harness §6.2). */
+/** `subagents:` — the `task` tool's sub-agent types and their limits. */
 export const subagentsConfigSchema = z.strictObject({
   /** Wall-clock limit of the built-in types, in seconds (custom types keep their own). */
   timeout_seconds: z.number().positive().default(1800),

@@ -7,6 +7,7 @@ import { runStreamResponse } from "../sse/sse-response.js";
 import { idempotencyKeyHeader, lastEventIdHeader } from "./run-headers.js";
 import { toApiRun } from "./run-response.js";
 import { runCreateBody } from "./run-schemas.js";
+import { runStreamServices } from "./run-stream-services.js";
 
 export type RunCreationMode = "create" | "stream" | "wait";
 
@@ -35,7 +36,7 @@ export async function handleRunCreation(
   );
   const runId = record.runId;
   if (mode === "stream") {
-    return runStreamResponse(c, s, {
+    return runStreamResponse(c, runStreamServices(s), {
       threadId,
       runId,
       lastEventId,
@@ -54,7 +55,7 @@ export async function handleRunCreation(
     return c.json(await s.runs.finalValues(threadId, row));
   } catch (error) {
     if (signal.aborted && record.onDisconnect === "cancel") {
-      await s.runs.interruptAbandoned(runId);
+      await s.runs.interrupt(runId).catch(() => undefined);
     }
     throw error;
   } finally {

@@ -13,7 +13,9 @@ import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunStore } from "../../ports/run-store.js";
 import {
   type CancelAction,
+  type CancelOutcome,
   isActiveStatus,
+  isTerminalStatus,
   type RunRow,
   type RunStatus,
 } from "../../ports/run-types.js";
@@ -24,6 +26,7 @@ import type { RunRecord } from "../../runtime/run-record.js";
 import type { RunService } from "../../runtime/run-service.js";
 import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
+import type { RunStreamSource } from "../sse/stream-writer.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { mapCancelOutcome } from "./cancel-outcome.js";
@@ -63,6 +66,8 @@ export interface RunGatewayDeps {
  */
 export class RunGateway {
   private readonly temporaryThreads: TemporaryThreads;
+  /** What a run's SSE response reads: the bridge, and whether the run is finished. */
+  readonly streamSource: RunStreamSource;
 
   constructor(
     private readonly deps: RunGatewayDeps,
@@ -72,6 +77,7 @@ export class RunGateway {
     private readonly options: RunGatewayOptions,
   ) {
     this.temporaryThreads = new TemporaryThreads(deps, threads, deps.logger);
+    this.streamSource = { bridge: deps.bridge, isRunFinished: (runId) => this.isFinished(runId) };
   }
 
   /**
@@ -180,9 +186,22 @@ export class RunGateway {
     return (await this.deps.stores.runs.get(record.runId)) ?? record.toRow();
   }
 
-  /** Interrupt a run whose client went away (best-effort: a failure changes nothing for it). */
-  async interruptAbandoned(runId: string): Promise<void> {
-    await this.deps.manager.cancel(runId, { action: "interrupt" }).catch(() => undefined);
+  /** Interrupt a run whose client went away before its end. */
+  interrupt(runId: string): Promise<CancelOutcome> {
+    return this.deps.manager.cancel(runId, { action: "interrupt" });
+  }
+
+  /** True once the run is terminal and no local worker is still finishing it. */
+  async isFinished(runId: string): Promise<boolean> {
+    const local = this.deps.manager.getLocal(runId);
+    if (local) return !local.taskIsLive() && isTerminalStatus(local.status) && !local.queued;
+    const row = await this.deps.stores.runs.get(runId);
+    return row === null || isTerminalStatus(row.status);
+  }
+
+  /** Whether runs executing in other processes can be streamed here (a Redis bridge). */
+  streamsAcrossProcesses(): boolean {
+    return this.deps.bridge.supportsCrossProcess;
   }
 
   /** Deletes a finished run and its events; 409 while it is active. */

@@ -11,6 +11,7 @@ import { lastEventIdHeader, wantsEventStream } from "./run-headers.js";
 import { graphStreamModes } from "./run-invocation.js";
 import { toApiRun } from "./run-response.js";
 import { API_STREAM_MODES } from "./run-schemas.js";
+import { runStreamServices } from "./run-stream-services.js";
 
 const listQuery = z.object({
   limit: queryInt(1, 1000).optional(),
@@ -93,7 +94,7 @@ export function runRoutes(s: GatewayServices): Hono<GatewayEnv> {
     await s.runs.getOwned(threadId, runId, c.get("principal").userId);
     if (wantsEventStream(c)) {
       await s.runs.assertStreamable(runId);
-      return runStreamResponse(c, s, {
+      return runStreamResponse(c, runStreamServices(s), {
         threadId,
         runId,
         lastEventId,
@@ -107,7 +108,7 @@ export function runRoutes(s: GatewayServices): Hono<GatewayEnv> {
       return c.json(await s.runs.finalValues(threadId, row));
     } catch (error) {
       if (signal.aborted && query.cancel_on_disconnect) {
-        await s.runs.interruptAbandoned(runId);
+        await s.runs.interrupt(runId).catch(() => undefined);
       }
       throw error;
     }
@@ -125,7 +126,7 @@ export function runRoutes(s: GatewayServices): Hono<GatewayEnv> {
       await s.runs.cancel(threadId, runId, userId, { action: query.action, wait: false });
     }
     await s.runs.assertStreamable(runId);
-    return runStreamResponse(c, s, {
+    return runStreamResponse(c, runStreamServices(s), {
       threadId,
       runId,
       lastEventId,

@@ -1,8 +1,19 @@
 import type { Context } from "hono";
-import type { GatewayServices } from "../gateway-services.js";
+import type { Logger } from "../../core/logger.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { runEventStream } from "./run-event-stream.js";
 import { sseHeaders } from "./sse-frame.js";
+import type { RunStreamSource, StreamTestHooks } from "./stream-writer.js";
+
+/** What an SSE response needs of the server, handed in by the run routes. */
+export interface RunStreamServices {
+  source: RunStreamSource;
+  heartbeatMs: number;
+  hooks: StreamTestHooks | undefined;
+  logger: Logger;
+  /** Interrupts the run: its client asked for that on disconnect, and left before `end`. */
+  cancelRun(runId: string): Promise<unknown>;
+}
 
 export interface RunStreamRequest {
   threadId: string;
@@ -17,24 +28,24 @@ export interface RunStreamRequest {
 /** An SSE response streaming one run's events (replay after `lastEventId`, then live). */
 export function runStreamResponse(
   c: Context<GatewayEnv>,
-  s: GatewayServices,
+  services: RunStreamServices,
   r: RunStreamRequest,
 ): Response {
-  const { stream: fawn, logger } = s;
+  const { logger } = services;
   const body = runEventStream({
-    fawn,
+    source: services.source,
     runId: r.runId,
     threadId: r.threadId,
     lastEventId: r.lastEventId,
-    heartbeatMs: s.heartbeatMs,
+    heartbeatMs: services.heartbeatMs,
     modes: r.modes,
-    hooks: s.streamHooks,
+    hooks: services.hooks,
     destroyConnection: () => c.env.outgoing?.destroy(),
     outgoing: c.env.outgoing,
     logger,
     onDisconnect: r.cancelOnDisconnect
       ? () => {
-          fawn.manager.cancel(r.runId, { action: "interrupt" }).catch((error: unknown) => {
+          services.cancelRun(r.runId).catch((error: unknown) => {
             logger.warn({ runId: r.runId, error: String(error) }, "cancel on disconnect failed");
           });
         }

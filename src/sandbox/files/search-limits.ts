@@ -1,4 +1,4 @@
-/** Result limits of glob and grep (reference harness §2.1). */
+/** Result limits of glob and grep. */
 export interface ResultLimits {
   /** Used when a value is missing or ≤ 0. */
   defaultMax: number;

@@ -26,7 +26,7 @@ import { buildSandboxSpec } from "./sandbox-spec.js";
 /** How long a thread's release waits for an acquire of that thread still in flight. */
 const RELEASE_WAITS_FOR_ACQUIRE_MS = 10_000;
 
-/** The acquire algorithm as named layers, in order (reference harness §4.4). */
+/** The acquire algorithm as named layers, in order. */
 export const ACQUIRE_LAYERS = [
   "in_process_reuse",
   "sandbox_id",

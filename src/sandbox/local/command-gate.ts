@@ -8,7 +8,7 @@ const ABSOLUTE_PATH = /(?<=^|[\s'"`=<>|;&(])\/[^\s'"`|;&<>()]*/g;
 const PARENT_SEGMENT = /(?:^|[\s'"`=/<>|;&(])\.\.(?=$|[/\s'"`|;&<>)])/;
 
 /**
- * The local provider's best-effort command check (reference harness §5.5). It is NOT a security
+ * The local provider's best-effort command check. It is NOT a security
  * boundary — host bash is trusted-machine only — but it keeps an agent from wandering the host
  * by accident: no `file://` URLs, no `..` segments, and absolute paths only under the sandbox's
  * virtual folders (or a few system binaries folders and /dev).

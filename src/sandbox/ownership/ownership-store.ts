@@ -1,7 +1,7 @@
 /**
  * Which process may *reap* a sandbox (stop its container, drop its warm slot) — not who may use
  * it: any process serving the thread may. A lease is `own` (normal) or `del` (being torn down),
- * held by one owner id and expiring after a TTL unless renewed (reference harness §4.5).
+ * held by one owner id and expiring after a TTL unless renewed.
  */
 
 import { randomUUID } from "node:crypto";

@@ -2,7 +2,7 @@ import { ValidationError } from "../../core/errors.js";
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Names that look like they hold a secret or a connection string (reference harness §4.3). */
+/** Names that look like they hold a secret or a connection string. */
 const SECRET_NAME =
   /KEY|SECRET|TOKEN|PASS|PWD|CREDENTIAL|DSN|AUTH|COOKIE|SESSION|PRIVATE|DATABASE|REDIS|POSTGRES|MYSQL|MONGO|AMQP/i;
 

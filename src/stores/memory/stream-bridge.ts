@@ -130,6 +130,8 @@ export class MemoryStreamBridge implements StreamBridge {
         const item = queue.shift();
         if (item === undefined) continue;
         if (item.kind === "dropped") return;
+        // The in-process bridge never fails a read; this keeps the contract's item total.
+        if (item.kind === "failed") throw item.error;
         yield item;
         if (item.kind === "end" || item.kind === "gap") return;
       }

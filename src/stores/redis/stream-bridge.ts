@@ -4,7 +4,7 @@
  * ids are the Redis entry ids tagged with the stream's epoch (stream-ids), so a cursor from a
  * stream Redis lost is never taken for a position in its successor. Layout, writes and reads live
  * in the neighbouring modules: stream-entries (entry format), stream-scripts (atomic appends),
- * subscription (the read loop), producer-lease (the lease hash).
+ * subscription (the read loop; `watch` pushes its items), producer-lease (the lease hash).
  */
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
@@ -14,8 +14,11 @@ import type {
   ProducerOwner,
   StreamBridge,
   StreamItem,
+  StreamWatch,
   SubscribeOptions,
+  WatchItem,
 } from "../../ports/stream-bridge.js";
+import { watchFromSubscribe } from "../../ports/watch-from-subscribe.js";
 import { type FencedWrite, ownershipLost } from "../../ports/write-fence.js";
 import {
   closeConnection,
@@ -162,6 +165,11 @@ export class RedisStreamBridge implements StreamBridge {
       },
       options,
     );
+  }
+
+  /** `subscribe`, pushed: each item handed over as its read returns, none pulled while paused. */
+  watch(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch {
+    return watchFromSubscribe((opened) => this.subscribe(runId, opened), options, onItem);
   }
 
   async streamExists(runId: string): Promise<boolean> {

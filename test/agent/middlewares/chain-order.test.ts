@@ -46,7 +46,7 @@ function tracer(name: string, log: string[]): AgentMiddleware {
   };
 }
 
-describe("middleware dispatch order (reference §1.3)", () => {
+describe("middleware dispatch order", () => {
   it("before* in list order, after* reversed, first wrapper outermost; afterAgent also after a clarification", async () => {
     const log: string[] = [];
     agent = await createTestAgent({

@@ -13,7 +13,7 @@ export interface ClarificationOptions {
 }
 
 /**
- * Handles `ask_clarification` (reference §6.7): the tool body never runs; the call becomes a
+ * Handles `ask_clarification`: the tool body never runs; the call becomes a
  * ToolMessage showing the question (with a `human_input` request for clients) and a Command with
  * `goto: END`, so the turn ends and the thread waits for the user's reply as a new run. When the
  * run's context sets `disable_clarification` (or the run is non-interactive and the tool was not

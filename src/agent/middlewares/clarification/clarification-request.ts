@@ -66,7 +66,7 @@ export interface ClarificationRequest {
 /**
  * Turns the model's `ask_clarification` arguments into what the user sees (a readable question
  * with numbered options or form fields) and the machine-readable `human_input` payload a client
- * renders (reference §6.7). Options are cleaned leniently; a form with any invalid field is
+ * renders. Options are cleaned leniently; a form with any invalid field is
  * dropped as a whole, so a client never renders half a form.
  */
 export function buildClarificationRequest(

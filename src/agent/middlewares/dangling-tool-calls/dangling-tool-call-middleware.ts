@@ -20,7 +20,7 @@ export interface RepairedHistory {
  * Providers reject a history where an assistant tool call has no result (a run cancelled
  * mid-tool, a crash) or a tool result has no call. Before each model request this inserts a
  * synthetic error result after every unanswered call, drops orphan results, and repairs empty
- * tool names and non-object args (reference §1.3 #7). The request is repaired, not the thread.
+ * tool names and non-object args. The request is repaired, not the thread.
  */
 export function createDanglingToolCallMiddleware(): AgentMiddleware {
   return {

@@ -3,7 +3,7 @@ import { parseConfigSection } from "../config-section.js";
 
 const positive = z.number().int().min(1);
 
-/** `loop_detection:` in config.yaml (reference §1.4). */
+/** `loop_detection:` in config.yaml. */
 export const loopDetectionConfigSchema = z.object({
   enabled: z.boolean().default(true),
   /** The same set of tool calls this many times → a warning to the model. */

@@ -22,7 +22,7 @@ export interface LoopFinding {
 }
 
 /**
- * Stops an agent that keeps making the same tool calls (reference §1.4). The history is read
+ * Stops an agent that keeps making the same tool calls. The history is read
  * from the current exchange (everything after the latest user message), so the check needs no
  * memory of its own and a new user message starts afresh. At `warn_threshold` the next model
  * request carries a warning (request-only, so it never separates a tool call from its result);

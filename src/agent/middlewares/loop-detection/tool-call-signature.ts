@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ToolCall } from "@langchain/core/messages/tool";
 
-/** Args that identify "the same call" for tools that have them (reference §1.4). */
+/** Args that identify "the same call" for tools that have them. */
 const SALIENT_KEYS = ["path", "url", "query", "command", "pattern", "glob", "cmd"];
 const READ_BUCKET_LINES = 200;
 

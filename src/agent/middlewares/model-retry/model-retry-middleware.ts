@@ -24,8 +24,8 @@ const MAX_DETAIL_CHARS = 300;
 /**
  * Retries transient model failures (rate limits, timeouts, 5xx) with exponential backoff; when
  * the call still fails, or fails permanently, the turn ends with a visible assistant message
- * flagged `additional_kwargs.deerflow_error_fallback` instead of a crashed run (reference §1.3
- * #8). Cancellation is never retried or hidden.
+ * flagged `additional_kwargs.deerflow_error_fallback` instead of a crashed
+ * run. Cancellation is never retried or hidden.
  */
 export function createModelRetryMiddleware(options: ModelRetryOptions = {}): AgentMiddleware {
   const maxRetries = options.maxRetries ?? 3;

@@ -11,7 +11,7 @@ export interface SubagentLimitOptions {
 }
 
 /**
- * Caps sub-agent delegation (reference §6.2): of one answer's `task` calls at most
+ * Caps sub-agent delegation: of one answer's `task` calls at most
  * `min(max_concurrent, max_total − delegations so far in this run)` are kept and the rest
  * dropped before they run; with no budget left, the answer also says why nothing was started
  * (and, having no calls left, it ends the turn). Earlier delegations are counted from the `delegations` ledger and from the

@@ -6,7 +6,7 @@ const trigger = z.object({
   value: z.number().positive(),
 });
 
-/** `summarization:` in config.yaml (reference §6.4). Off unless enabled. */
+/** `summarization:` in config.yaml. Off unless enabled. */
 export const summarizationConfigSchema = z.object({
   enabled: z.boolean().default(false),
   /** A configured model for summaries; null = the run's own model. */

@@ -22,7 +22,7 @@ export interface SummarizationOptions {
 }
 
 /**
- * Keeps long threads within the model's context (reference §6.4): before a model call, when a
+ * Keeps long threads within the model's context: before a model call, when a
  * trigger fires, the oldest messages (all but the kept tail, never splitting a tool call from
  * its results) are summarized by a side call tagged `middleware:summarize`, and the thread is
  * rewritten as one `summary` message plus the kept tail; `summary_text` keeps the summary. An

@@ -12,7 +12,7 @@ export interface ThreadDataOptions {
 /**
  * Records where the thread's files live (`thread_data`: host paths of workspace, uploads and
  * outputs; folders are created lazily by whoever writes) and stamps this run's user message with
- * the run id and time (reference §1.3 #4). A run without a thread id is refused: every file
+ * the run id and time. A run without a thread id is refused: every file
  * path hangs off it.
  */
 export function createThreadDataMiddleware(options: ThreadDataOptions): AgentMiddleware {

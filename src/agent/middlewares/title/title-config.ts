@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseConfigSection } from "../config-section.js";
 
-/** `title:` in config.yaml (reference §6.5). */
+/** `title:` in config.yaml. */
 export const titleConfigSchema = z.object({
   enabled: z.boolean().default(true),
   max_words: z.number().int().min(1).default(6),

@@ -18,7 +18,7 @@ For context, the assistant's first reply was:
 The user's first message follows.`;
 
 /**
- * Gives a thread its title after the first exchange (reference §6.5): when the state has no
+ * Gives a thread its title after the first exchange: when the state has no
  * title, exactly one user message and an answer, one side call to the model (tagged
  * `middleware:title`) names the conversation. If that fails, the title is the start of the
  * user's message. The user's text is the last message of the call, so a scripted model's

@@ -15,7 +15,7 @@ You are in plan mode. For any task with more than two steps, call write_todos fi
 </todo_list>`;
 
 /**
- * Plan mode (reference §6.6): brings `write_todos`, explains it in the system prompt, reminds the
+ * Plan mode: brings `write_todos`, explains it in the system prompt, reminds the
  * model of its list when the last `write_todos` call is no longer visible (e.g. summarized away),
  * and when the model tries to finish with unfinished todos, sends it back once or twice with a
  * reminder (kept in the thread, so the reason for the extra turn is visible).

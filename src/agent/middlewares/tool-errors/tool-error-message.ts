@@ -13,7 +13,7 @@ export function errorToolMessage(call: ToolCall, content: string): ToolMessage {
   });
 }
 
-/** The reference wording for a tool that threw (§1.3 ToolErrorHandlingMiddleware). */
+/** The reference wording for a tool that threw (its ToolErrorHandlingMiddleware). */
 export function toolFailureMessage(call: ToolCall, error: unknown): ToolMessage {
   const type = error instanceof Error ? error.name : typeof error;
   const detail = error instanceof Error ? error.message : String(error);

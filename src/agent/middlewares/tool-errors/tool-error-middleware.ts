@@ -17,7 +17,7 @@ export function createToolErrorMiddleware(): AgentMiddleware {
       } catch (error) {
         if (isGraphBubbleUp(error) || runtime.config.signal?.aborted) throw error;
         const message = toolFailureMessage(request.toolCall, error);
-        // The task tool's result contract (reference §6.2) reports a failed sub-agent this way.
+        // The task tool's result contract reports a failed sub-agent this way.
         if (request.toolCall.name === "task") {
           message.additional_kwargs = { ...message.additional_kwargs, subagent_status: "failed" };
         }

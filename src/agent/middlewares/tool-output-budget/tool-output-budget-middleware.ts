@@ -15,7 +15,7 @@ export interface ToolOutputBudgetOptions {
 }
 
 /**
- * Keeps tool outputs within the context budget (reference §3). Outermost tool wrapper, so it
+ * Keeps tool outputs within the context budget. Outermost tool wrapper, so it
  * sees the final ToolMessage (also inside a tool's Command). Large outputs are saved under
  * `outputs/<storage_subdir>/` and replaced by a synopsis with the file's virtual path; when
  * saving is impossible they are cut to head + tail. Before each model call, older outputs still

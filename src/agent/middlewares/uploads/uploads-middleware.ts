@@ -16,7 +16,7 @@ export interface UploadsOptions {
 }
 
 /**
- * Tells the model which files came with this message (reference §5.4): the client lists them in
+ * Tells the model which files came with this message: the client lists them in
  * the message's `additional_kwargs.files`; entries that are bare names of real files in the
  * thread's uploads folder become `uploaded_files` and a `<current_uploads>` block in front of
  * the message. Staging files, paths and missing files are ignored.

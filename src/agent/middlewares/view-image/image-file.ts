@@ -24,7 +24,7 @@ export interface ImageFile {
 export class ImageFileError extends Error {}
 
 /**
- * Reads an image the model asked to see (reference §2.2 view_image): it must be in the thread's
+ * Reads an image the model asked to see: it must be in the thread's
  * workspace, uploads or outputs (symlinks may not lead out), have an image extension whose magic
  * bytes match, be at most 20 MiB, and not change size while being read.
  */

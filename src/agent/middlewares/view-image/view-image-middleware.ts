@@ -9,7 +9,7 @@ import { createViewImageTool, VIEW_IMAGE_TOOL } from "./view-image-tool.js";
 export const VIEW_IMAGE_CONTEXT_PREFIX = "view-image-context:";
 
 /**
- * For vision models (reference §2.2): brings `view_image`, and right after a step in which images
+ * For vision models: brings `view_image`, and right after a step in which images
  * were viewed, adds them to the model request as a hidden message of image parts read from
  * disk. The message exists only in that request, so image bytes never reach the thread.
  */

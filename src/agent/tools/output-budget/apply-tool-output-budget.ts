@@ -25,7 +25,7 @@ export interface BudgetTarget {
 }
 
 /**
- * Applies the tool output budget (reference §3.2) to one ToolMessage: over the threshold, the
+ * Applies the tool output budget to one ToolMessage: over the threshold, the
  * output is saved to a file and replaced by a synopsis; if that is impossible and it is over the
  * fallback budget, it is cut to head + tail. Anything else (small, exempt, multimodal) is
  * returned as it is. The message's other fields are kept.

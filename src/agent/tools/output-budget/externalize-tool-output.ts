@@ -15,7 +15,7 @@ export interface ExternalizeTarget {
   storageSubdir: string;
 }
 
-/** Fault-injection seams (seed 000 tests); production uses the defaults. */
+/** Fault-injection seams (`test/seeds/externalize-failure-cleanup.test.ts`); production uses the defaults. */
 export interface ExternalizeSeams {
   ops?: PublishFileOps;
   /** The random part of the temp file name (a test forces a collision with it). */

@@ -6,7 +6,7 @@ export interface FallbackLimits {
 
 /**
  * Head + marker + tail, at most `maxChars` long, for when an output cannot be saved to a file
- * (reference §3.5). The cut points snap to line boundaries when a newline is near, so the model
+ *. The cut points snap to line boundaries when a newline is near, so the model
  * sees whole lines; if even the marker does not fit, the text is hard-cut to the budget.
  */
 export function truncateToolOutput(text: string, toolName: string, limits: FallbackLimits): string {

@@ -14,7 +14,7 @@ const MAX_PARSE_BYTES = 5 * 1024 * 1024;
 const MAX_LISTED = 12;
 
 /**
- * What the model sees instead of an externalized output (reference §3.5, simplified): where the
+ * What the model sees instead of an externalized output (the reference's synopsis, simplified): where the
  * whole output is, what kind of content it is, a few structural facts, a raw head + tail sample,
  * and how to read more. Deterministic: no model call.
  */

@@ -10,7 +10,7 @@ const storageSubdir = z
     message: "must be a single folder name (no '/', '\\', '.' or '..')",
   });
 
-/** `tool_output:` in config.yaml (reference harness §3.1). */
+/** `tool_output:` in config.yaml. */
 export const toolOutputConfigSchema = z.object({
   enabled: z.boolean().default(true),
   /** Outputs longer than this are saved to a file; 0 disables externalization. */

@@ -21,8 +21,8 @@ export interface SandboxToolsOptions {
 }
 
 /**
- * The lead agent's tools when a sandbox provider is configured: the sandbox tools of reference
- * §2.1, in the reference's order, plus `present_files` (which reads the thread's outputs folder
+ * The lead agent's tools when a sandbox provider is configured: the reference's sandbox tools,
+ * in its order, plus `present_files` (which reads the thread's outputs folder
  * on the host, the same folder every provider mounts at /mnt/user-data/outputs).
  */
 export function createSandboxTools(

@@ -21,7 +21,7 @@ const globSchema = z.object({
 
 /**
  * `glob`: paths under a folder matching a pattern, numbered; the limit is the smaller of what the
- * model asks and what `tools[glob].max_results` allows (reference §2.1).
+ * model asks and what `tools[glob].max_results` allows.
  */
 export function createGlobTool(provider: SandboxProvider, settings: SandboxToolSettings) {
   return defineSandboxTool(provider, {

@@ -26,7 +26,7 @@ const grepSchema = z.object({
 
 /**
  * `grep`: matching lines as `path:line: text`; the limit is the smaller of what the model asks
- * and what `tools[grep].max_results` allows (reference §2.1). A bad regular expression is an
+ * and what `tools[grep].max_results` allows. A bad regular expression is an
  * `Invalid regex pattern` error.
  */
 export function createGrepTool(provider: SandboxProvider, settings: SandboxToolSettings) {

@@ -1,6 +1,6 @@
 import type { FawnConfig } from "../../../core/config/schema.js";
 
-/** What the sandbox tools read from config.yaml (reference harness §2.1 limits). */
+/** What the sandbox tools read from config.yaml. */
 export interface SandboxToolSettings {
   /** `sandbox.bash_command_timeout` (seconds) in ms; the whole process tree dies at expiry. */
   bashTimeoutMs: number;

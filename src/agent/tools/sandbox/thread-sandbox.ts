@@ -10,7 +10,7 @@ export interface ThreadSandbox {
 }
 
 /**
- * The sandbox of the run's (user, thread), acquired through the provider (reference §4.6). The
+ * The sandbox of the run's (user, thread), acquired through the provider. The
  * identity comes from the run's config, which the worker fills from the admitted run. The id is
  * always resolved by `acquire`, never taken from thread state: a client can write thread state,
  * and a planted id must not open another thread's sandbox. Acquire on a tracked sandbox is an

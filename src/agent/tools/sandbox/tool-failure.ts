@@ -15,7 +15,7 @@ export const ONLY_ALLOWED_PATHS =
   "Only paths under /mnt/user-data/, /mnt/skills/, or configured mount paths are allowed";
 
 /**
- * The text a refused path gets (reference §5.5 wording), echoing the path the model gave:
+ * The text a refused path gets, echoing the path the model gave:
  * traversal (`..`, NUL) and escapes out of an allowed folder are "Permission denied"; anything
  * outside every allowed folder (or relative) is told where it may go instead.
  */

@@ -1,7 +1,7 @@
 /**
- * Port of seed 002 (deer-flow backend/tests/blocking_io/test_aio_sandbox_get.py): the provider's
- * `get()` must not do blocking IO, and the async acquire path must keep every filesystem and store
- * touch off the event loop. Test names are the seed's.
+ * Port of seed 002 (`blocking_io/test_aio_sandbox_get.py`, indexed in `test/seeds/README.md`):
+ * the provider's `get()` must not do blocking IO, and the async acquire path must keep every
+ * filesystem and store touch off the event loop. Test names are the seed's.
  *
  * Mapping to Node: all JavaScript runs on the loop thread, so "offload to a worker thread" becomes
  * "reach IO only through async APIs" (fs/promises, async child_process, ioredis). The gate
@@ -34,7 +34,7 @@ import {
   BlockingIoError,
   withBlockingIoGate,
 } from "../helpers/blocking-io-gate.js";
-import { StubBackend, stubInstance } from "./helpers/stub-backend.js";
+import { StubBackend, stubInstance } from "../sandbox/helpers/stub-backend.js";
 
 /** Ownership store whose every operation does real blocking file IO. */
 class BlockingProbeStore implements SandboxOwnershipStore {
