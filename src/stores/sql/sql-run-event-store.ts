@@ -94,7 +94,7 @@ export class SqlRunEventStore extends SqlStore implements RunEventStore {
     const prepared = prepareBatch(this.database.dialect, events, fence, this.now());
     // Observed inside the lock; this keeps a rejection from counting as unhandled meanwhile.
     prepared.catch(() => undefined);
-    return this.withLocalThreadLocks(threadIds, async () => {
+    return this.locks.runExclusiveAll(threadIds, async () => {
       // Invalid input rejects here, before anything is written: all-or-nothing.
       const { encoded, rowsOf, statements, maxSeqAt, fenceAt } = await prepared;
       const results = await this.wrap("append run events", () =>
@@ -161,7 +161,7 @@ export class SqlRunEventStore extends SqlStore implements RunEventStore {
     fence: WriteFence | undefined,
   ): Promise<PutIfAbsentResult> {
     const { statements, fenceAt } = singletonBatch(this.database.dialect, encoded, fence);
-    const results = await this.withLocalThreadLocks([encoded.thread_id], () =>
+    const results = await this.locks.runExclusiveAll([encoded.thread_id], () =>
       this.wrap("append a run event", () => this.database.executeBatch(statements)),
     );
     if (fence && fenceAt !== null) {
@@ -263,18 +263,7 @@ export class SqlRunEventStore extends SqlStore implements RunEventStore {
           return fn(trx);
         }),
       );
-    return this.withLocalThreadLocks(sorted, inTransaction);
-  }
-
-  /** This process's per-thread locks, sorted so multi-thread writers never deadlock. */
-  private withLocalThreadLocks<T>(threadIds: readonly string[], fn: () => Promise<T>): Promise<T> {
-    const sorted = [...new Set(threadIds)].sort();
-    const acquire = (index: number): Promise<T> => {
-      const threadId = sorted[index];
-      if (threadId === undefined) return fn();
-      return this.locks.runExclusive(threadId, () => acquire(index + 1));
-    };
-    return acquire(0);
+    return this.locks.runExclusiveAll(sorted, inTransaction);
   }
 
   /** The next free seq of each thread (1 for a thread without events). */
