@@ -147,7 +147,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     update: StatusUpdate = {},
   ): Promise<boolean | null> {
     return this.wrap("update a run's status", () =>
-      writes.updateStatus(this.database, this.now(), runId, status, update),
+      writes.updateStatus(this.database, runId, status, update, this.now()),
     );
   }
 
@@ -161,7 +161,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     update: StatusUpdate = {},
   ): Promise<FinalizeResult> {
     return this.wrap("finalize a run", () =>
-      writes.finalizeIfNotCancelled(this.database, this.now(), runId, status, update),
+      writes.finalizeIfNotCancelled(this.database, runId, status, update, this.now()),
     );
   }
 
@@ -174,13 +174,13 @@ export class SqlRunStore extends SqlStore implements RunStore {
       );
     }
     return this.wrap("request a run's cancellation", () =>
-      writes.requestCancel(this.db, runId, action, now),
+      writes.requestCancel(this.database, runId, action, now),
     );
   }
 
   renewLease(runId: string, ownerWorkerId: string, leaseExpiresAt: string): Promise<LeaseRenewal> {
     return this.wrap("renew a run's lease", () =>
-      writes.renewLease(this.db, this.now(), runId, ownerWorkerId, leaseExpiresAt),
+      writes.renewLease(this.database, runId, ownerWorkerId, leaseExpiresAt, this.now()),
     );
   }
 
@@ -215,7 +215,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     completion: Partial<RunCompletionData> & StatusUpdate,
   ): Promise<boolean> {
     return this.wrap("record a run's completion", () =>
-      writes.updateRunCompletion(this.database, this.now(), runId, status, completion),
+      writes.updateRunCompletion(this.database, runId, status, completion, this.now()),
     );
   }
 
@@ -225,13 +225,13 @@ export class SqlRunStore extends SqlStore implements RunStore {
     options: FencedWrite = {},
   ): Promise<void> {
     return this.wrap("record a run's progress", () =>
-      writes.updateRunProgress(this.db, this.now(), runId, progress, options),
+      writes.updateRunProgress(this.database, runId, progress, options, this.now()),
     );
   }
 
   updateModelName(runId: string, modelName: string, options: FencedWrite = {}): Promise<void> {
     return this.wrap("record a run's model", () =>
-      writes.updateModelName(this.db, this.now(), runId, modelName, options),
+      writes.updateModelName(this.database, runId, modelName, options, this.now()),
     );
   }
 
@@ -241,7 +241,7 @@ export class SqlRunStore extends SqlStore implements RunStore {
     options: FencedWrite = {},
   ): Promise<boolean> {
     return this.wrap("seal a run's evidence", () =>
-      writes.updateEvidenceSeal(this.database, this.now(), runId, seal, options),
+      writes.updateEvidenceSeal(this.database, runId, seal, options, this.now()),
     );
   }
 

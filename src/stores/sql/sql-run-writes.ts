@@ -21,8 +21,8 @@ import { affectedRows, sqlStatement, sqlWordList } from "./sql-text.js";
 
 /**
  * The guarded writes of `SqlRunStore`: each one conditional UPDATE whose affected-row count is
- * the answer. `now` stamps `updated_at` where the call carries no time of its own. Hot ones are
- * SQL text (see sql-text.ts).
+ * the answer. `updatedAt` (the store's clock) stamps the row where the call carries no time of its
+ * own. Hot ones are SQL text (see sql-text.ts).
  */
 
 const ACTIVE = sqlWordList(ACTIVE_RUN_STATUSES);
@@ -35,10 +35,10 @@ const UPDATABLE = sqlWordList(STATUS_UPDATE_SOURCES);
 function statusAssignments(
   status: RunStatus,
   update: StatusUpdate,
-  now: string,
+  updatedAt: string,
 ): { set: string; params: unknown[] } {
   const columns = ["status = ?", "updated_at = ?"];
-  const params: unknown[] = [status, now];
+  const params: unknown[] = [status, updatedAt];
   if (status !== "pending") {
     columns.push("queued = ?");
     params.push(false);
@@ -105,12 +105,12 @@ async function updateOrExplain(
 
 export async function updateStatus(
   database: SqlDatabase,
-  now: string,
   runId: string,
   status: RunStatus,
   update: StatusUpdate,
+  updatedAt: string,
 ): Promise<boolean | null> {
-  const { set, params } = statusAssignments(status, update, now);
+  const { set, params } = statusAssignments(status, update, updatedAt);
   const fence = fenceClause(update.fence);
   try {
     return await updateOrExplain(
@@ -146,12 +146,12 @@ export function startRun(
 
 export async function finalizeIfNotCancelled(
   database: SqlDatabase,
-  now: string,
   runId: string,
   status: RunStatus,
   update: StatusUpdate,
+  updatedAt: string,
 ): Promise<FinalizeResult> {
-  const { set, params } = statusAssignments(status, update, now);
+  const { set, params } = statusAssignments(status, update, updatedAt);
   const fence = fenceClause(update.fence);
   const finalized = await updateOrExplain(
     database,
@@ -165,11 +165,12 @@ export async function finalizeIfNotCancelled(
 }
 
 export async function requestCancel(
-  db: SqlExecutor,
+  database: SqlDatabase,
   runId: string,
   action: CancelAction,
   now: string,
 ): Promise<CancelAction | null> {
+  const db = database.executor();
   const at = toDbTimestamp(now, "now");
   const won = await db
     .updateTable("runs")
@@ -194,17 +195,18 @@ export async function requestCancel(
 }
 
 export async function renewLease(
-  db: SqlExecutor,
-  now: string,
+  database: SqlDatabase,
   runId: string,
   ownerWorkerId: string,
   leaseExpiresAt: string,
+  updatedAt: string,
 ): Promise<LeaseRenewal> {
+  const db = database.executor();
   const renewed = await db
     .updateTable("runs")
     .set({
       lease_expires_at: toDbTimestamp(leaseExpiresAt, "lease_expires_at"),
-      updated_at: now,
+      updated_at: updatedAt,
     })
     .where("run_id", "=", runId)
     .where("owner_worker_id", "=", ownerWorkerId)
@@ -222,15 +224,15 @@ export async function renewLease(
 
 export function updateRunCompletion(
   database: SqlDatabase,
-  now: string,
   runId: string,
   status: RunStatus,
   completion: Partial<RunCompletionData> & StatusUpdate,
+  updatedAt: string,
 ): Promise<boolean> {
   const { error, stopReason, fence: runFence, ...data } = completion;
   const fence = fenceClause(runFence);
   const counters = Object.entries(completionToDb(data));
-  const { set, params } = statusAssignments(status, { error, stopReason }, now);
+  const { set, params } = statusAssignments(status, { error, stopReason }, updatedAt);
   const assignments = [...counters.map(([column]) => `${column} = ?`), set].join(", ");
   return updateOrExplain(
     database,
@@ -242,15 +244,16 @@ export function updateRunCompletion(
 }
 
 export async function updateRunProgress(
-  db: SqlExecutor,
-  now: string,
+  database: SqlDatabase,
   runId: string,
   progress: Partial<RunCompletionData>,
   { fence }: FencedWrite,
+  updatedAt: string,
 ): Promise<void> {
+  const db = database.executor();
   const result = await db
     .updateTable("runs")
-    .set({ ...completionToDb(progress), updated_at: now })
+    .set({ ...completionToDb(progress), updated_at: updatedAt })
     .where("run_id", "=", runId)
     .where("status", "=", "running")
     .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
@@ -259,15 +262,16 @@ export async function updateRunProgress(
 }
 
 export async function updateModelName(
-  db: SqlExecutor,
-  now: string,
+  database: SqlDatabase,
   runId: string,
   modelName: string,
   { fence }: FencedWrite,
+  updatedAt: string,
 ): Promise<void> {
+  const db = database.executor();
   const result = await db
     .updateTable("runs")
-    .set({ model_name: truncateModelName(modelName), updated_at: now })
+    .set({ model_name: truncateModelName(modelName), updated_at: updatedAt })
     .where("run_id", "=", runId)
     .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
     .executeTakeFirst();
@@ -276,10 +280,10 @@ export async function updateModelName(
 
 export function updateEvidenceSeal(
   database: SqlDatabase,
-  now: string,
   runId: string,
   seal: EvidenceSeal,
   options: FencedWrite,
+  updatedAt: string,
 ): Promise<boolean> {
   const fence = fenceClause(options.fence);
   return updateOrExplain(
@@ -290,7 +294,7 @@ export function updateEvidenceSeal(
       seal.error ?? null,
       seal.upperSeq ?? null,
       seal.eventCount ?? null,
-      now,
+      updatedAt,
       runId,
       ...fence.params,
     ],
