@@ -1,6 +1,5 @@
 import { Mutex } from "../core/async/mutex.js";
 import type { Task } from "../core/async/task.js";
-import type { NewThreadOperation } from "../ports/run-store.js";
 import {
   type CancelAction,
   type DisconnectMode,
@@ -142,40 +141,5 @@ export class RunRecord {
   }
 }
 
-/** A fresh `pending` row for an admission request (stores and the store-less manager share it). */
-export function newRunRow(op: NewThreadOperation, overrides: Partial<RunRow> = {}): RunRow {
-  const kind = op.operation_kind ?? "run";
-  return {
-    run_id: op.run_id,
-    thread_id: op.thread_id,
-    assistant_id: op.assistant_id ?? null,
-    user_id: op.user_id ?? null,
-    status: "pending",
-    operation_kind: kind,
-    idempotency_key: op.idempotency_key ?? null,
-    model_name: op.model_name ?? null,
-    multitask_strategy: op.multitask_strategy ?? "reject",
-    on_disconnect: op.on_disconnect ?? "continue",
-    metadata: op.metadata ?? {},
-    kwargs: op.kwargs ?? {},
-    error: null,
-    stop_reason: null,
-    follow_up_to_run_id: op.follow_up_to_run_id ?? null,
-    queued: false,
-    owner_worker_id: op.owner_worker_id ?? null,
-    lease_expires_at: op.lease_expires_at ?? null,
-    cancel_action: null,
-    cancel_requested_at: null,
-    evidence_seal_state: kind === "run" ? "pending" : null,
-    evidence_seal_error: null,
-    evidence_upper_seq: null,
-    evidence_event_count: null,
-    created_at: op.created_at,
-    updated_at: op.created_at,
-    message_count: 0,
-    first_human_message: null,
-    last_ai_message: null,
-    ...emptyTokenTotals(),
-    ...overrides,
-  };
-}
+/** Moved to the ports, where the stores build the same row; re-exported for the runtime's callers. */
+export { newRunRow } from "../ports/run-row.js";

@@ -168,6 +168,19 @@ export function describeRunStore(name: string, makeStore: () => Promise<RunStore
         expect(normalized(await store.get(input.run_id))).toEqual(normalized(result.row));
       });
 
+      it("a request that leaves out on_disconnect and its strategy gets continue and the admission's strategy", async () => {
+        for (const strategy of ["reject", "enqueue", "interrupt"] as MultitaskStrategy[]) {
+          const row = await admit(newId(), {}, { strategy });
+          expect(row).toMatchObject({ on_disconnect: "continue", multitask_strategy: strategy });
+          expect(await store.get(row.run_id)).toMatchObject({
+            on_disconnect: "continue",
+            multitask_strategy: strategy,
+          });
+        }
+        const explicit = await admit(newId(), { on_disconnect: "cancel" });
+        expect((await store.get(explicit.run_id))?.on_disconnect).toBe("cancel");
+      });
+
       it("starts non-run operations without an evidence seal state", async () => {
         const row = await admit(newId(), { operation_kind: "checkpoint_write" });
         expect(row.operation_kind).toBe("checkpoint_write");
@@ -350,6 +363,27 @@ export function describeRunStore(name: string, makeStore: () => Promise<RunStore
           expect(await store.get(waiting.run_id)).toMatchObject({ status: "interrupted" });
           expect(await store.promoteNextQueued(threadId)).toBeNull();
         }
+      });
+      it("rows an interrupting admission supersedes leave the queue", async () => {
+        const threadId = newId();
+        await admit(threadId);
+        const waiting = await admit(threadId, { created_at: at(1) }, { strategy: "enqueue" });
+        const result = await store.createThreadOperation(
+          operation(threadId, { created_at: at(2) }),
+          admission({ strategy: "interrupt" }),
+        );
+        if (result.kind !== "admitted")
+          throw new Error(`expected an admission, got ${result.kind}`);
+        const superseded = result.interrupted.find((row) => row.run_id === waiting.run_id);
+        expect(superseded).toMatchObject({ status: "interrupted", queued: false });
+        expect(await store.get(waiting.run_id)).toMatchObject({
+          status: "interrupted",
+          queued: false,
+        });
+        // Once the newer run is done the thread is idle: a later enqueue does not wait.
+        expect(await store.updateStatus(result.row.run_id, "success")).toBe(true);
+        const next = await admit(threadId, { created_at: at(3) }, { strategy: "enqueue" });
+        expect(next).toMatchObject({ status: "pending", queued: false });
       });
     });
 

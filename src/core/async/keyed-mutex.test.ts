@@ -60,4 +60,24 @@ describe("KeyedMutex", () => {
     await holder;
     expect(locks.size).toBe(0);
   });
+
+  it("runExclusiveAll holds every key, taken in sorted order, so overlapping batches never deadlock", async () => {
+    const locks = new KeyedMutex<string>();
+    const gate = new Latch();
+    const order: string[] = [];
+    const first = locks.runExclusiveAll(["b", "a"], async () => {
+      expect(locks.isLocked("a") && locks.isLocked("b")).toBe(true);
+      await gate.wait();
+      order.push("first");
+    });
+    const second = locks.runExclusiveAll(["a", "b", "a"], () => {
+      order.push("second");
+    });
+    const other = await locks.runExclusiveAll(["c"], () => "free");
+    gate.set();
+    await Promise.all([first, second]);
+    expect({ order, other }).toEqual({ order: ["first", "second"], other: "free" });
+    await expect(locks.runExclusiveAll([], () => "none")).resolves.toBe("none");
+    expect(locks.size).toBe(0);
+  });
 });

@@ -26,6 +26,25 @@ export class KeyedMutex<K> {
     }
   }
 
+  /**
+   * Holds the locks of several keys at once (a batch may span threads), taken in sorted order so
+   * two callers of overlapping keys never deadlock.
+   */
+  runExclusiveAll<T>(
+    this: KeyedMutex<string>,
+    keys: Iterable<string>,
+    fn: () => T | Promise<T>,
+  ): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const acquire = (index: number): T | Promise<T> => {
+      const key = sorted[index];
+      return key === undefined ? fn() : this.runExclusive(key, () => acquire(index + 1));
+    };
+    const [first] = sorted;
+    if (first === undefined) return (async () => fn())();
+    return this.runExclusive(first, () => acquire(1));
+  }
+
   isLocked(key: K): boolean {
     return this.entries.get(key)?.mutex.isLocked ?? false;
   }

@@ -30,7 +30,6 @@ import {
   filterRunEvents,
   ownedBy,
   receiptOf,
-  runExclusiveAll,
   toRunEvent,
   unstorable,
   validateNewEvent,
@@ -88,8 +87,7 @@ export class JsonlRunEventStore implements RunEventStore {
   async putBatch(events: readonly NewRunEvent[], options: FencedWrite = {}): Promise<RunEvent[]> {
     for (const event of events) this.validate(event);
     if (events.length === 0) return [];
-    return runExclusiveAll(
-      this.locks,
+    return this.locks.runExclusiveAll(
       events.map((event) => event.thread_id),
       () => {
         assertFence(this.owners, options.fence, "append run events");

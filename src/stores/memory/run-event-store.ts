@@ -24,24 +24,6 @@ export interface MemoryRunEventStoreOptions extends MemoryStoreOptions {
 const DEFAULT_EVENT_LIMIT = 500;
 const DEFAULT_MESSAGE_LIMIT = 50;
 
-/**
- * Holds the locks of several threads at once (a batch may span threads); acquiring them in sorted
- * order keeps two multi-thread writers from deadlocking.
- */
-export function runExclusiveAll<T>(
-  locks: KeyedMutex<string>,
-  keys: Iterable<string>,
-  task: () => T | Promise<T>,
-): Promise<T> {
-  const sorted = [...new Set(keys)].sort();
-  const acquire = async (index: number): Promise<T> => {
-    const key = sorted[index];
-    if (key === undefined) return task();
-    return locks.runExclusive(key, () => acquire(index + 1));
-  };
-  return acquire(0);
-}
-
 /** Rejects values the SQL store could not hold, before anything is written. */
 export function validateNewEvent(event: NewRunEvent): void {
   checkLength("event_type", event.event_type, MAX_EVENT_TYPE_LENGTH);
@@ -166,8 +148,7 @@ export class MemoryRunEventStore implements RunEventStore {
     if (events.length === 0) return [];
     // Everything that can throw (cloning) happens before the first append: all-or-nothing.
     const prepared = events.map((event) => this.prepare(event));
-    return runExclusiveAll(
-      this.locks,
+    return this.locks.runExclusiveAll(
       events.map((event) => event.thread_id),
       () => {
         // Checked and appended in one synchronous step: a takeover cannot come in between.

@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { SqlExecutor } from "./database.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 
@@ -18,6 +18,11 @@ export async function lockThreadEvents(
 ): Promise<void> {
   if (dialect !== "postgres") return;
   await sql`select pg_advisory_xact_lock(hashtext(${threadId}))`.execute(trx);
+}
+
+/** The event lock as a statement to put first in a batch (PostgreSQL only). */
+export function threadEventsLockQuery(threadId: string): CompiledQuery {
+  return CompiledQuery.raw("select pg_advisory_xact_lock(hashtext($1))", [threadId]);
 }
 
 export async function lockThreadAdmission(

@@ -6,8 +6,9 @@ import {
   secondsUntil,
 } from "../../ports/login-attempt-store.js";
 import { toNumber } from "./codec.js";
-import type { SqlDatabase, SqlExecutor } from "./database.js";
+import type { SqlExecutor } from "./database.js";
 import { toStoreError } from "./sql-errors.js";
+import { SqlStore } from "./sql-store.js";
 
 /** How often expired counters are deleted (at most), per process. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -23,10 +24,8 @@ class Refused {
  * it on PostgreSQL and restarts an expired window), then all are checked and, if none is full,
  * incremented together. A refused attempt rolls back, so it changes nothing.
  */
-export class SqlLoginAttemptStore implements LoginAttemptStore {
+export class SqlLoginAttemptStore extends SqlStore implements LoginAttemptStore {
   private nextPruneAt = 0;
-
-  constructor(private readonly database: SqlDatabase) {}
 
   async take(
     counters: readonly AttemptCounter[],
@@ -68,9 +67,9 @@ export class SqlLoginAttemptStore implements LoginAttemptStore {
     }
   }
 
-  async settle(refund: readonly string[], clear: readonly string[], nowMs: number): Promise<void> {
-    try {
-      await this.database.transaction(async (trx) => {
+  settle(refund: readonly string[], clear: readonly string[], nowMs: number): Promise<void> {
+    return this.wrap("settle a login attempt", () =>
+      this.database.transaction(async (trx) => {
         if (refund.length > 0) {
           await trx
             .updateTable("login_failures")
@@ -86,28 +85,17 @@ export class SqlLoginAttemptStore implements LoginAttemptStore {
             .where("counter_key", "in", [...clear])
             .execute();
         }
-      });
-    } catch (error) {
-      throw toStoreError(error, "settle a login attempt");
-    }
+      }),
+    );
   }
-
-  /** The database is shared with the other stores; whoever opened it closes it. */
-  async close(): Promise<void> {}
 
   /** Expired counters are only dead rows: drop them once a minute, not on every attempt. */
   private async pruneNowAndThen(nowMs: number): Promise<void> {
     if (nowMs < this.nextPruneAt) return;
     this.nextPruneAt = nowMs + PRUNE_INTERVAL_MS;
-    try {
-      await this.database
-        .executor()
-        .deleteFrom("login_failures")
-        .where("resets_at", "<=", nowMs)
-        .execute();
-    } catch (error) {
-      throw toStoreError(error, "remove expired login counters");
-    }
+    await this.wrap("remove expired login counters", () =>
+      this.db.deleteFrom("login_failures").where("resets_at", "<=", nowMs).execute(),
+    );
   }
 }
 

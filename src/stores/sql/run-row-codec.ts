@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from "kysely";
+import { truncateConvenienceMessage } from "../../ports/run-row.js";
 import type {
   CancelAction,
   DisconnectMode,
@@ -24,7 +25,6 @@ import {
 } from "./codec.js";
 import type { RunsTable } from "./schema.js";
 
-export const MAX_CONVENIENCE_MESSAGE_CHARS = 2000;
 export const MAX_MODEL_NAME_CHARS = 128;
 
 export type RunsRecord = Selectable<RunsTable>;
@@ -112,8 +112,8 @@ export function runRowToDb(row: RunRow): RunsInsert {
     created_at: toDbTimestamp(row.created_at, "created_at"),
     updated_at: toDbTimestamp(row.updated_at, "updated_at"),
     message_count: row.message_count,
-    first_human_message: truncateChars(row.first_human_message, MAX_CONVENIENCE_MESSAGE_CHARS),
-    last_ai_message: truncateChars(row.last_ai_message, MAX_CONVENIENCE_MESSAGE_CHARS),
+    first_human_message: truncateConvenienceMessage(row.first_human_message),
+    last_ai_message: truncateConvenienceMessage(row.last_ai_message),
     total_input_tokens: row.total_input_tokens,
     total_output_tokens: row.total_output_tokens,
     total_tokens: row.total_tokens,
@@ -162,13 +162,10 @@ export function completionToDb(data: Partial<RunCompletionData>): Partial<Comple
     columns.token_usage_by_model = toDbJson(data.token_usage_by_model);
   }
   if (data.first_human_message !== undefined) {
-    columns.first_human_message = truncateChars(
-      data.first_human_message,
-      MAX_CONVENIENCE_MESSAGE_CHARS,
-    );
+    columns.first_human_message = truncateConvenienceMessage(data.first_human_message);
   }
   if (data.last_ai_message !== undefined) {
-    columns.last_ai_message = truncateChars(data.last_ai_message, MAX_CONVENIENCE_MESSAGE_CHARS);
+    columns.last_ai_message = truncateConvenienceMessage(data.last_ai_message);
   }
   return columns;
 }

@@ -98,3 +98,12 @@ export function toStoreError(error: unknown, action: string): Error {
   }
   return new StoreError(`SQL store could not ${action}: ${detail}`, { cause: error });
 }
+
+/** Runs `fn`, turning whatever it throws into a store error for `action` (see `toStoreError`). */
+export async function withStoreErrors<T>(action: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toStoreError(error, action);
+  }
+}

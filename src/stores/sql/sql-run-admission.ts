@@ -1,104 +1,45 @@
 import type { CompiledQuery } from "kysely";
-import { ConflictError, UnsupportedStrategyError } from "../../core/errors.js";
+import { ConflictError } from "../../core/errors.js";
+import {
+  assertKnownStrategy,
+  busyThreadError,
+  planAdmission,
+  runExistsError,
+  supersededBy,
+} from "../../ports/run-admission.js";
+import { admittedRunRow } from "../../ports/run-row.js";
 import type {
   AdmissionOptions,
   AdmissionResult,
   NewThreadOperation,
 } from "../../ports/run-store.js";
-import { ACTIVE_RUN_STATUSES, MULTITASK_STRATEGIES, type RunRow } from "../../ports/run-types.js";
+import { ACTIVE_RUN_STATUSES, type RunRow } from "../../ports/run-types.js";
 import { lockThreadAdmission } from "./advisory-locks.js";
-import { secondsBefore, toDbJson, toDbTimestamp, toDbTimestampOrNull } from "./codec.js";
+import { secondsBefore, toDbTimestamp } from "./codec.js";
 import type { SqlDatabase, SqlExecutor } from "./database.js";
-import {
-  type RunsInsert,
-  type RunsRecord,
-  runRowFromDb,
-  truncateModelName,
-} from "./run-row-codec.js";
+import { type RunsInsert, type RunsRecord, runRowFromDb, runRowToDb } from "./run-row-codec.js";
 import { isUniqueViolation, toStoreError } from "./sql-errors.js";
 import { sqlStatement, sqlWordList } from "./sql-text.js";
 
-export const CANCELLED_BY_NEWER_RUN = "Cancelled by newer run";
 /** A unique violation under interrupt/rollback/enqueue means a racing admission; retry this often. */
 const UNIQUE_VIOLATION_RETRIES = 3;
-
-function busyThread(threadId: string): ConflictError {
-  return new ConflictError(
-    `Thread ${threadId} already has an active run; wait for it or use multitask_strategy interrupt.`,
-  );
-}
 
 function newRunInsert(
   input: NewThreadOperation,
   options: AdmissionOptions,
   queued: boolean,
 ): RunsInsert {
-  const kind = input.operation_kind ?? "run";
-  const createdAt = toDbTimestamp(input.created_at, "created_at");
-  return {
-    run_id: input.run_id,
-    thread_id: input.thread_id,
-    assistant_id: input.assistant_id ?? null,
-    user_id: input.user_id ?? null,
-    status: "pending",
-    operation_kind: kind,
-    idempotency_key: input.idempotency_key ?? null,
-    model_name: truncateModelName(input.model_name ?? null),
-    multitask_strategy: input.multitask_strategy ?? options.strategy,
-    on_disconnect: input.on_disconnect ?? "cancel",
-    metadata_json: toDbJson(input.metadata),
-    kwargs_json: toDbJson(input.kwargs),
-    error: null,
-    stop_reason: null,
-    message_count: 0,
-    first_human_message: null,
-    last_ai_message: null,
-    total_input_tokens: 0,
-    total_output_tokens: 0,
-    total_tokens: 0,
-    llm_call_count: 0,
-    lead_agent_tokens: 0,
-    subagent_tokens: 0,
-    middleware_tokens: 0,
-    token_usage_by_model: toDbJson({}),
-    follow_up_to_run_id: input.follow_up_to_run_id ?? null,
-    queued,
-    owner_worker_id: input.owner_worker_id ?? null,
-    lease_expires_at: toDbTimestampOrNull(input.lease_expires_at, "lease_expires_at"),
-    cancel_action: null,
-    cancel_requested_at: null,
-    evidence_seal_state: kind === "run" ? "pending" : null,
-    evidence_seal_error: null,
-    evidence_upper_seq: null,
-    evidence_event_count: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-}
-
-function leaseIsLive(row: RunRow, cutoff: string): boolean {
-  return row.lease_expires_at !== null && row.lease_expires_at >= cutoff;
+  return runRowToDb(admittedRunRow(input, options, queued));
 }
 
 /**
- * interrupt/rollback may not touch a peer's live execution, nor an unexpired internal reservation.
- * Only slot holders execute; queued rows wait and carry no execution to protect.
+ * The admission's lease test, the comparison the takeover claims make in SQL: stored leases are
+ * canonical ISO text, so they order as the instants they name.
  */
-function assertInterruptible(slotHolders: RunRow[], options: AdmissionOptions): void {
-  const cutoff = secondsBefore(options.now, options.graceSeconds);
-  for (const row of slotHolders) {
-    const live = leaseIsLive(row, cutoff);
-    if (live && row.owner_worker_id !== options.workerId) {
-      throw new ConflictError(
-        `Run ${row.run_id} on thread ${row.thread_id} is owned by a live worker; retry later.`,
-      );
-    }
-    if (row.operation_kind !== "run" && (live || row.lease_expires_at === null)) {
-      throw new ConflictError(
-        `Thread ${row.thread_id} has an active ${row.operation_kind} operation; retry later.`,
-      );
-    }
-  }
+function leaseLiveAt(options: AdmissionOptions): (row: RunRow) => boolean {
+  return (row) =>
+    row.lease_expires_at !== null &&
+    row.lease_expires_at >= secondsBefore(options.now, options.graceSeconds);
 }
 
 async function findByIdempotencyKey(trx: SqlExecutor, key: string): Promise<RunRow | null> {
@@ -127,7 +68,7 @@ async function admitOnce(
     .select("run_id")
     .where("run_id", "=", input.run_id)
     .executeTakeFirst();
-  if (duplicate !== undefined) throw new ConflictError(`Run ${input.run_id} already exists.`);
+  if (duplicate !== undefined) throw runExistsError(input.run_id);
 
   const active = (
     await trx
@@ -139,27 +80,11 @@ async function admitOnce(
       .$if(database.dialect === "postgres", (qb) => qb.forUpdate())
       .execute()
   ).map(runRowFromDb);
-  const slotHolders = active.filter((row) => !row.queued);
-
-  let queued = false;
-  let interrupted: RunRow[] = [];
-  switch (options.strategy) {
-    case "reject":
-      if (slotHolders.length > 0) throw busyThread(input.thread_id);
-      break;
-    case "enqueue":
-      // Waiting rows count as busy too, so an enqueued run never overtakes an earlier one.
-      queued = active.length > 0;
-      break;
-    case "interrupt":
-    case "rollback":
-      assertInterruptible(slotHolders, options);
-      interrupted = await interruptRows(trx, active, options);
-      break;
-  }
+  const plan = planAdmission(active, options, leaseLiveAt(options));
+  const interrupted = await interruptRows(trx, plan.interrupt, options);
   const inserted = await trx
     .insertInto("runs")
-    .values(newRunInsert(input, options, queued))
+    .values(newRunInsert(input, options, plan.queued))
     .returningAll()
     .executeTakeFirstOrThrow();
   return { kind: "admitted", row: runRowFromDb(inserted), interrupted };
@@ -173,13 +98,7 @@ async function interruptRows(
   if (rows.length === 0) return [];
   const records: RunsRecord[] = await trx
     .updateTable("runs")
-    .set({
-      status: "interrupted",
-      error: CANCELLED_BY_NEWER_RUN,
-      owner_worker_id: options.workerId,
-      queued: false,
-      updated_at: toDbTimestamp(options.now, "now"),
-    })
+    .set({ ...supersededBy(options), updated_at: toDbTimestamp(options.now, "now") })
     .where(
       "run_id",
       "in",
@@ -263,9 +182,7 @@ export async function admitThreadOperation(
   input: NewThreadOperation,
   options: AdmissionOptions,
 ): Promise<AdmissionResult> {
-  if (!MULTITASK_STRATEGIES.includes(options.strategy)) {
-    throw new UnsupportedStrategyError(String(options.strategy));
-  }
+  assertKnownStrategy(options.strategy);
   for (let attempt = 0; ; attempt++) {
     try {
       if (attempt === 0 && database.dialect === "sqlite") {
@@ -281,7 +198,7 @@ export async function admitThreadOperation(
         const existing = await findByIdempotencyKey(database.executor(), input.idempotency_key);
         if (existing !== null) return { kind: "idempotent_replay", row: existing };
       }
-      if (options.strategy === "reject") throw busyThread(input.thread_id);
+      if (options.strategy === "reject") throw busyThreadError(input.thread_id);
       if (attempt >= UNIQUE_VIOLATION_RETRIES) {
         throw new ConflictError(
           `Thread ${input.thread_id} kept changing during admission; retry later.`,

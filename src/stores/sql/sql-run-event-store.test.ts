@@ -12,7 +12,8 @@ import { createPostgresTestDatabase } from "../../../test/helpers/postgres.js";
 import type { NewRunEvent } from "../../ports/run-event-store.js";
 import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import { openSqlDatabase, type SqlDatabase } from "./database.js";
-import { chunkSizes, postgresChunkSizes, SqlRunEventStore } from "./sql-run-event-store.js";
+import { chunkSizes, postgresChunkSizes } from "./sql-event-statements.js";
+import { SqlRunEventStore } from "./sql-run-event-store.js";
 
 describe("batch chunking", () => {
   it("cuts any batch into power-of-two chunks of at most 64 rows on SQLite, largest first", () => {

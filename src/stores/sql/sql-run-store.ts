@@ -1,5 +1,4 @@
 import { runUrgent } from "../../core/async/urgency.js";
-import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ConflictError, ValidationError } from "../../core/errors.js";
 import type {
   AdmissionOptions,
@@ -21,72 +20,17 @@ import {
   type RunCompletionData,
   type RunRow,
   type RunStatus,
-  TERMINAL_RUN_STATUSES,
 } from "../../ports/run-types.js";
-import { type FencedWrite, ownershipLost, type WriteFence } from "../../ports/write-fence.js";
+import type { FencedWrite } from "../../ports/write-fence.js";
 import { admissionLockQuery } from "./advisory-locks.js";
-import { secondsBefore, toDbTimestamp } from "./codec.js";
-import type { SqlDatabase, SqlExecutor } from "./database.js";
-import {
-  completionToDb,
-  type RunsInsert,
-  type RunsRecord,
-  runRowFromDb,
-  runRowToDb,
-  truncateModelName,
-} from "./run-row-codec.js";
+import { type RunsInsert, type RunsRecord, runRowFromDb, runRowToDb } from "./run-row-codec.js";
 import { isUniqueViolation, toStoreError } from "./sql-errors.js";
 import { admitThreadOperation } from "./sql-run-admission.js";
-import { affectedRows, sqlStatement, sqlWordList } from "./sql-text.js";
-
-/** Sources `updateStatus` may move a row from: terminal rows other than `interrupted` are frozen. */
-const UPDATABLE_STATUSES: readonly RunStatus[] = ["pending", "running", "interrupted"];
-
-export interface SqlStoreOptions {
-  /** Stamps `updated_at` for writes whose signature carries no `now`. */
-  clock?: Clock;
-  /** Close the database with the store (default false: the database is shared). */
-  ownsDatabase?: boolean;
-}
-
-const ACTIVE = sqlWordList(ACTIVE_RUN_STATUSES);
-const UPDATABLE = sqlWordList(UPDATABLE_STATUSES);
-
-/**
- * The columns a status change writes, as SQL assignments and their parameters; any status but
- * `pending` has left the queue.
- */
-function statusAssignments(
-  status: RunStatus,
-  update: StatusUpdate,
-  now: string,
-): { set: string; params: unknown[] } {
-  const columns = ["status = ?", "updated_at = ?"];
-  const params: unknown[] = [status, now];
-  if (status !== "pending") {
-    columns.push("queued = ?");
-    params.push(false);
-  }
-  if (update.error !== undefined) {
-    columns.push("error = ?");
-    params.push(update.error);
-  }
-  if (update.stopReason !== undefined) {
-    columns.push("stop_reason = ?");
-    params.push(update.stopReason);
-  }
-  return { set: columns.join(", "), params };
-}
-
-/** The fence as a WHERE condition and its parameter (none without a fence). */
-function fenceClause(fence: WriteFence | undefined): { where: string; params: unknown[] } {
-  return fence
-    ? { where: " and owner_worker_id = ?", params: [fence.workerId] }
-    : { where: "", params: [] };
-}
-
-const changed = (result: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): number =>
-  Number("numUpdatedRows" in result ? result.numUpdatedRows : result.numDeletedRows);
+import type { ExpiredLeaseScan } from "./sql-run-recovery.js";
+import * as recovery from "./sql-run-recovery.js";
+import * as writes from "./sql-run-writes.js";
+import { SqlStore } from "./sql-store.js";
+import { sqlStatement, sqlWordList } from "./sql-text.js";
 
 /**
  * The oldest queued row of a thread leaves the queue, only while no row holds the thread's slot.
@@ -100,54 +44,16 @@ where run_id = (
 and status = 'pending' and queued = ?
 and not exists (
   select 1 from runs as holder
-  where holder.thread_id = ? and holder.status in ${ACTIVE} and holder.queued = ?
+  where holder.thread_id = ? and holder.status in ${sqlWordList(ACTIVE_RUN_STATUSES)} and holder.queued = ?
 )
 returning *`;
 
 /**
- * Durable run rows over Kysely (SQLite or PostgreSQL). Every guarded write is one conditional
- * UPDATE whose affected-row count is the answer.
+ * Durable run rows over Kysely (SQLite or PostgreSQL). Admission is in sql-run-admission.ts, the
+ * guarded writes in sql-run-writes.ts, the recovery scans and claims in sql-run-recovery.ts; this
+ * class holds the reads, snapshots and deletes and gives every call its store-error boundary.
  */
-export class SqlRunStore implements RunStore {
-  private readonly clock: Clock;
-
-  constructor(
-    private readonly database: SqlDatabase,
-    private readonly options: SqlStoreOptions = {},
-  ) {
-    this.clock = options.clock ?? systemClock;
-  }
-
-  private get db(): SqlExecutor {
-    return this.database.executor();
-  }
-
-  private now(): string {
-    return isoNow(this.clock);
-  }
-
-  /**
-   * After a fenced UPDATE changed nothing: was it the fence? The UPDATE decided atomically; this
-   * read only explains its answer (an owner that changed since then was lost all the same).
-   */
-  private async explainRefusal(fence: WriteFence | undefined, what: string): Promise<void> {
-    if (!fence) return;
-    const record = await this.db
-      .selectFrom("runs")
-      .select("owner_worker_id")
-      .where("run_id", "=", fence.runId)
-      .executeTakeFirst();
-    if (record?.owner_worker_id !== fence.workerId) throw ownershipLost(fence, what);
-  }
-
-  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw toStoreError(error, action);
-    }
-  }
-
+export class SqlRunStore extends SqlStore implements RunStore {
   createThreadOperation(
     input: NewThreadOperation,
     options: AdmissionOptions,
@@ -240,41 +146,13 @@ export class SqlRunStore implements RunStore {
     status: RunStatus,
     update: StatusUpdate = {},
   ): Promise<boolean | null> {
-    return this.wrap("update a run's status", async () => {
-      try {
-        const { set, params } = statusAssignments(status, update, this.now());
-        const fence = fenceClause(update.fence);
-        const result = await this.db.executeQuery(
-          sqlStatement(
-            this.database.dialect,
-            `update runs set ${set} where run_id = ? and status in ${UPDATABLE}${fence.where}`,
-            [...params, runId, ...fence.params],
-          ),
-        );
-        if (affectedRows(result) > 0) return true;
-      } catch (error) {
-        // Reactivating a row while the thread has another active one: provably nothing changed.
-        if (!isUniqueViolation(error)) throw error;
-      }
-      await this.explainRefusal(update.fence, "update the status");
-      return false;
-    });
+    return this.wrap("update a run's status", () =>
+      writes.updateStatus(this.database, runId, status, update, this.now()),
+    );
   }
 
   startRun(runId: string, now: string, options: FencedWrite = {}): Promise<boolean> {
-    return this.wrap("start a run", async () => {
-      const fence = fenceClause(options.fence);
-      const result = await this.db.executeQuery(
-        sqlStatement(
-          this.database.dialect,
-          `update runs set status = 'running', updated_at = ? where run_id = ? and status = 'pending' and queued = ?${fence.where}`,
-          [toDbTimestamp(now, "now"), runId, false, ...fence.params],
-        ),
-      );
-      if (affectedRows(result) > 0) return true;
-      await this.explainRefusal(options.fence, "start");
-      return false;
-    });
+    return this.wrap("start a run", () => writes.startRun(this.database, runId, now, options));
   }
 
   finalizeIfNotCancelled(
@@ -282,20 +160,9 @@ export class SqlRunStore implements RunStore {
     status: RunStatus,
     update: StatusUpdate = {},
   ): Promise<FinalizeResult> {
-    return this.wrap("finalize a run", async () => {
-      const { set, params } = statusAssignments(status, update, this.now());
-      const fence = fenceClause(update.fence);
-      const result = await this.db.executeQuery(
-        sqlStatement(
-          this.database.dialect,
-          `update runs set ${set} where run_id = ? and status in ${ACTIVE} and cancel_action is null${fence.where}`,
-          [...params, runId, ...fence.params],
-        ),
-      );
-      if (affectedRows(result) > 0) return { finalized: true, cancelAction: null };
-      await this.explainRefusal(update.fence, "finalize");
-      return { finalized: false, cancelAction: await this.cancelActionOf(runId) };
-    });
+    return this.wrap("finalize a run", () =>
+      writes.finalizeIfNotCancelled(this.database, runId, status, update, this.now()),
+    );
   }
 
   requestCancel(runId: string, action: CancelAction, now: string): Promise<CancelAction | null> {
@@ -306,148 +173,40 @@ export class SqlRunStore implements RunStore {
         ),
       );
     }
-    return this.wrap("request a run's cancellation", async () => {
-      const at = toDbTimestamp(now, "now");
-      const won = await this.db
-        .updateTable("runs")
-        .set({ cancel_action: action, cancel_requested_at: at, updated_at: at })
-        .where("run_id", "=", runId)
-        .where("status", "in", ACTIVE_RUN_STATUSES)
-        .where("cancel_action", "is", null)
-        .returning("cancel_action")
-        .executeTakeFirst();
-      // This call's write is the answer even if the row is finalized a moment later.
-      if (won !== undefined) return action;
-      // Otherwise an earlier request won (report it while the row is active) or the row is done.
-      const record = await this.db
-        .selectFrom("runs")
-        .select(["cancel_action", "status"])
-        .where("run_id", "=", runId)
-        .executeTakeFirst();
-      if (record === undefined || !ACTIVE_RUN_STATUSES.includes(record.status as RunStatus)) {
-        return null;
-      }
-      return isCancelAction(record.cancel_action) ? record.cancel_action : null;
-    });
+    return this.wrap("request a run's cancellation", () =>
+      writes.requestCancel(this.database, runId, action, now),
+    );
   }
 
   renewLease(runId: string, ownerWorkerId: string, leaseExpiresAt: string): Promise<LeaseRenewal> {
-    return this.wrap("renew a run's lease", async () => {
-      const renewed = await this.db
-        .updateTable("runs")
-        .set({
-          lease_expires_at: toDbTimestamp(leaseExpiresAt, "lease_expires_at"),
-          updated_at: this.now(),
-        })
-        .where("run_id", "=", runId)
-        .where("owner_worker_id", "=", ownerWorkerId)
-        .where("status", "in", ACTIVE_RUN_STATUSES)
-        .returning("cancel_action")
-        .executeTakeFirst();
-      if (renewed !== undefined) {
-        return {
-          renewed: true,
-          cancelAction: isCancelAction(renewed.cancel_action) ? renewed.cancel_action : null,
-        };
-      }
-      return { renewed: false, cancelAction: await this.cancelActionOf(runId) };
-    });
+    return this.wrap("renew a run's lease", () =>
+      writes.renewLease(this.database, runId, ownerWorkerId, leaseExpiresAt, this.now()),
+    );
   }
 
   claimForTakeover(runId: string, claim: TakeoverClaim): Promise<boolean> {
-    return this.wrap("take over a run", async () => {
-      const cutoff = secondsBefore(claim.now, claim.graceSeconds);
-      const result = await this.db
-        .updateTable("runs")
-        .set({
-          status: "error",
-          error: claim.error,
-          owner_worker_id: claim.workerId,
-          queued: false,
-          updated_at: toDbTimestamp(claim.now, "now"),
-          ...(claim.stopReason === undefined ? {} : { stop_reason: claim.stopReason }),
-        })
-        .where("run_id", "=", runId)
-        .where("status", "in", ACTIVE_RUN_STATUSES)
-        .where("queued", "=", false)
-        .where((eb) =>
-          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
-        )
-        .executeTakeFirst();
-      return changed(result) > 0;
-    });
+    return this.wrap("take over a run", () => recovery.claimForTakeover(this.db, runId, claim));
   }
 
-  listUnsealedTerminalWithExpiredLease(options: {
-    before: string;
-    now: string;
-    graceSeconds: number;
-  }): Promise<RunRow[]> {
-    return this.wrap("list unsealed finished runs", async () => {
-      const cutoff = secondsBefore(options.now, options.graceSeconds);
-      const records = await this.db
-        .selectFrom("runs")
-        .selectAll()
-        .where("operation_kind", "=", "run")
-        .where("status", "in", TERMINAL_RUN_STATUSES)
-        .where("evidence_seal_state", "=", "pending")
-        .where("created_at", "<=", toDbTimestamp(options.before, "before"))
-        .where((eb) =>
-          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
-        )
-        .orderBy("created_at")
-        .execute();
-      return records.map(runRowFromDb);
-    });
+  listUnsealedTerminalWithExpiredLease(scan: ExpiredLeaseScan): Promise<RunRow[]> {
+    return this.wrap("list unsealed finished runs", () =>
+      recovery.listUnsealedTerminalWithExpiredLease(this.db, scan),
+    );
   }
 
   claimUnsealedTerminal(
     runId: string,
     claim: { now: string; graceSeconds: number; workerId: string; error: string },
   ): Promise<boolean> {
-    return this.wrap("claim an unsealed finished run", async () => {
-      const cutoff = secondsBefore(claim.now, claim.graceSeconds);
-      const result = await this.db
-        .updateTable("runs")
-        .set({
-          evidence_seal_state: "partial",
-          evidence_seal_error: claim.error,
-          owner_worker_id: claim.workerId,
-          updated_at: toDbTimestamp(claim.now, "now"),
-        })
-        .where("run_id", "=", runId)
-        .where("operation_kind", "=", "run")
-        .where("status", "in", TERMINAL_RUN_STATUSES)
-        .where("evidence_seal_state", "=", "pending")
-        .where((eb) =>
-          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
-        )
-        .executeTakeFirst();
-      return changed(result) > 0;
-    });
+    return this.wrap("claim an unsealed finished run", () =>
+      recovery.claimUnsealedTerminal(this.db, runId, claim),
+    );
   }
 
-  listInflightWithExpiredLease(options: {
-    before: string;
-    now: string;
-    graceSeconds: number;
-  }): Promise<RunRow[]> {
-    return this.wrap("list runs with expired leases", async () => {
-      const cutoff = secondsBefore(options.now, options.graceSeconds);
-      const records = await this.db
-        .selectFrom("runs")
-        .selectAll()
-        .where("status", "in", ACTIVE_RUN_STATUSES)
-        .where("queued", "=", false)
-        .where("created_at", "<=", toDbTimestamp(options.before, "before"))
-        .where((eb) =>
-          eb.or([eb("lease_expires_at", "is", null), eb("lease_expires_at", "<", cutoff)]),
-        )
-        .orderBy("created_at")
-        .orderBy("run_id")
-        .execute();
-      return records.map(runRowFromDb);
-    });
+  listInflightWithExpiredLease(scan: ExpiredLeaseScan): Promise<RunRow[]> {
+    return this.wrap("list runs with expired leases", () =>
+      recovery.listInflightWithExpiredLease(this.db, scan),
+    );
   }
 
   updateRunCompletion(
@@ -455,25 +214,9 @@ export class SqlRunStore implements RunStore {
     status: RunStatus,
     completion: Partial<RunCompletionData> & StatusUpdate,
   ): Promise<boolean> {
-    return this.wrap("record a run's completion", async () => {
-      const { error, stopReason, fence: runFence, ...data } = completion;
-      const fence = fenceClause(runFence);
-      const sources: RunStatus[] = [...ACTIVE_RUN_STATUSES, status];
-      if (status === "error") sources.push("interrupted");
-      const counters = Object.entries(completionToDb(data));
-      const { set, params } = statusAssignments(status, { error, stopReason }, this.now());
-      const assignments = [...counters.map(([column]) => `${column} = ?`), set].join(", ");
-      const result = await this.db.executeQuery(
-        sqlStatement(
-          this.database.dialect,
-          `update runs set ${assignments} where run_id = ? and status in ${sqlWordList(sources)}${fence.where}`,
-          [...counters.map(([, value]) => value), ...params, runId, ...fence.params],
-        ),
-      );
-      if (affectedRows(result) > 0) return true;
-      await this.explainRefusal(runFence, "record the completion");
-      return false;
-    });
+    return this.wrap("record a run's completion", () =>
+      writes.updateRunCompletion(this.database, runId, status, completion, this.now()),
+    );
   }
 
   updateRunProgress(
@@ -481,30 +224,15 @@ export class SqlRunStore implements RunStore {
     progress: Partial<RunCompletionData>,
     options: FencedWrite = {},
   ): Promise<void> {
-    return this.wrap("record a run's progress", async () => {
-      const { fence } = options;
-      const result = await this.db
-        .updateTable("runs")
-        .set({ ...completionToDb(progress), updated_at: this.now() })
-        .where("run_id", "=", runId)
-        .where("status", "=", "running")
-        .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
-        .executeTakeFirst();
-      if (changed(result) === 0) await this.explainRefusal(fence, "record progress");
-    });
+    return this.wrap("record a run's progress", () =>
+      writes.updateRunProgress(this.database, runId, progress, options, this.now()),
+    );
   }
 
   updateModelName(runId: string, modelName: string, options: FencedWrite = {}): Promise<void> {
-    return this.wrap("record a run's model", async () => {
-      const { fence } = options;
-      const result = await this.db
-        .updateTable("runs")
-        .set({ model_name: truncateModelName(modelName), updated_at: this.now() })
-        .where("run_id", "=", runId)
-        .$if(fence !== undefined, (qb) => qb.where("owner_worker_id", "=", fence?.workerId ?? ""))
-        .executeTakeFirst();
-      if (changed(result) === 0) await this.explainRefusal(fence, "record the model name");
-    });
+    return this.wrap("record a run's model", () =>
+      writes.updateModelName(this.database, runId, modelName, options, this.now()),
+    );
   }
 
   updateEvidenceSeal(
@@ -512,27 +240,9 @@ export class SqlRunStore implements RunStore {
     seal: EvidenceSeal,
     options: FencedWrite = {},
   ): Promise<boolean> {
-    return this.wrap("seal a run's evidence", async () => {
-      const fence = fenceClause(options.fence);
-      const result = await this.db.executeQuery(
-        sqlStatement(
-          this.database.dialect,
-          `update runs set evidence_seal_state = ?, evidence_seal_error = ?, evidence_upper_seq = ?, evidence_event_count = ?, updated_at = ? where run_id = ?${fence.where}`,
-          [
-            seal.state,
-            seal.error ?? null,
-            seal.upperSeq ?? null,
-            seal.eventCount ?? null,
-            this.now(),
-            runId,
-            ...fence.params,
-          ],
-        ),
-      );
-      if (affectedRows(result) > 0) return true;
-      await this.explainRefusal(options.fence, "seal the evidence");
-      return false;
-    });
+    return this.wrap("seal a run's evidence", () =>
+      writes.updateEvidenceSeal(this.database, runId, seal, options, this.now()),
+    );
   }
 
   /**
@@ -570,7 +280,7 @@ export class SqlRunStore implements RunStore {
         .where("run_id", "=", runId)
         .$if(scope.userId != null, (qb) => qb.where("user_id", "=", scope.userId ?? null))
         .executeTakeFirst();
-      return changed(result) > 0;
+      return result.numDeletedRows > 0n;
     });
   }
 
@@ -581,20 +291,7 @@ export class SqlRunStore implements RunStore {
         .where("thread_id", "=", threadId)
         .$if(scope.userId != null, (qb) => qb.where("user_id", "=", scope.userId ?? null))
         .executeTakeFirst();
-      return changed(result);
+      return Number(result.numDeletedRows);
     });
-  }
-
-  async close(): Promise<void> {
-    if (this.options.ownsDatabase === true) await this.database.close();
-  }
-
-  private async cancelActionOf(runId: string): Promise<CancelAction | null> {
-    const record = await this.db
-      .selectFrom("runs")
-      .select("cancel_action")
-      .where("run_id", "=", runId)
-      .executeTakeFirst();
-    return isCancelAction(record?.cancel_action) ? record.cancel_action : null;
   }
 }

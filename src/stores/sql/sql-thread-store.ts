@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
 import { type Selectable, sql } from "kysely";
-import { type Clock, isoNow, systemClock } from "../../core/clock.js";
 import { ValidationError } from "../../core/errors.js";
 import {
   type NewThread,
@@ -13,11 +12,9 @@ import {
 } from "../../ports/thread-store.js";
 import { type FencedWrite, ownershipLost, type WriteFence } from "../../ports/write-fence.js";
 import { fromDbObject, fromDbTimestamp, toDbJson, toDbTimestamp, toNumber } from "./codec.js";
-import type { SqlDatabase, SqlExecutor } from "./database.js";
 import type { ThreadsMetaTable } from "./schema.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
-import { toStoreError } from "./sql-errors.js";
-import type { SqlStoreOptions } from "./sql-run-store.js";
+import { SqlStore } from "./sql-store.js";
 import { affectedRows, sqlStatement } from "./sql-text.js";
 import { metadataFilter } from "./thread-metadata-filter.js";
 
@@ -62,28 +59,7 @@ function matchesMetadata(row: ThreadRow, wanted: Record<string, unknown> | undef
 }
 
 /** Thread metadata rows (`threads_meta`) over Kysely. */
-export class SqlThreadStore implements ThreadStore {
-  private readonly clock: Clock;
-
-  constructor(
-    private readonly database: SqlDatabase,
-    private readonly options: SqlStoreOptions = {},
-  ) {
-    this.clock = options.clock ?? systemClock;
-  }
-
-  private get db(): SqlExecutor {
-    return this.database.executor();
-  }
-
-  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw toStoreError(error, action);
-    }
-  }
-
+export class SqlThreadStore extends SqlStore implements ThreadStore {
   create(thread: NewThread): Promise<{ thread: ThreadRow; created: boolean }> {
     return this.wrap("create a thread", async () => {
       const createdAt = toDbTimestamp(thread.created_at, "created_at");
@@ -147,7 +123,7 @@ returning *`,
           .updateTable("threads_meta")
           .set({
             metadata_json: toDbJson({ ...current.metadata, ...(patch.metadata ?? {}) }),
-            updated_at: isoNow(this.clock),
+            updated_at: this.now(),
             ...(patch.display_name === undefined ? {} : { display_name: patch.display_name }),
             ...(patch.assistant_id === undefined ? {} : { assistant_id: patch.assistant_id }),
           })
@@ -261,10 +237,6 @@ returning *`,
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
-  }
-
-  async close(): Promise<void> {
-    if (this.options.ownsDatabase === true) await this.database.close();
   }
 
   /** Owner, status and the metadata conditions SQL can decide. */

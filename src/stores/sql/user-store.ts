@@ -8,9 +8,9 @@ import type {
   UserStore,
 } from "../../ports/user-store.js";
 import { fromDbTimestamp, toDbTimestamp, toNumber } from "./codec.js";
-import type { SqlDatabase, SqlExecutor } from "./database.js";
+import type { SqlExecutor } from "./database.js";
 import type { ApiTokensTable, AuthSessionsTable, UsersTable } from "./schema.js";
-import { toStoreError } from "./sql-errors.js";
+import { SqlStore } from "./sql-store.js";
 
 /** Advisory lock class for "first user" registration (PostgreSQL; SQLite's BEGIN IMMEDIATE suffices). */
 const FIRST_USER_LOCK_CLASS = 0x46_41_57_10;
@@ -40,21 +40,7 @@ function tokenFromDb(row: Selectable<ApiTokensTable>): ApiTokenRecord {
 }
 
 /** Users, sessions and API tokens in the Fawn database (SQLite or PostgreSQL). */
-export class SqlUserStore implements UserStore {
-  constructor(private readonly database: SqlDatabase) {}
-
-  private get db(): SqlExecutor {
-    return this.database.executor();
-  }
-
-  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw toStoreError(error, action);
-    }
-  }
-
+export class SqlUserStore extends SqlStore implements UserStore {
   createUser(user: NewUser, options: { onlyIfNoUsers?: boolean } = {}): Promise<CreateUserResult> {
     return this.wrap("create a user", () => {
       if (!options.onlyIfNoUsers) return this.insertUser(this.db, user);
@@ -216,7 +202,4 @@ export class SqlUserStore implements UserStore {
       return result.numDeletedRows > 0n;
     });
   }
-
-  /** The database is shared with the other stores; whoever opened it closes it. */
-  async close(): Promise<void> {}
 }

@@ -110,15 +110,14 @@ const CHECKPOINTS: TableColumns<CheckpointsTable> = {
     "list_refs",
   ],
 };
-/** A re-put of the same checkpoint id replaces it. */
-const CHECKPOINT_UPSERT = ` on conflict ("thread_id", "checkpoint_ns", "checkpoint_id") do update set ${[
-  "parent_checkpoint_id",
-  "checkpoint_type",
-  "checkpoint",
-  "metadata_type",
-  "metadata",
-  "list_refs",
-]
+const CHECKPOINT_KEY: readonly (keyof CheckpointsTable & string)[] = [
+  "thread_id",
+  "checkpoint_ns",
+  "checkpoint_id",
+];
+/** A re-put of the same checkpoint id replaces it: every column but the key. */
+const CHECKPOINT_UPSERT = ` on conflict (${CHECKPOINT_KEY.map((column) => `"${column}"`).join(", ")}) do update set ${CHECKPOINTS.columns
+  .filter((column) => !CHECKPOINT_KEY.includes(column))
   .map((column) => `"${column}" = excluded."${column}"`)
   .join(", ")}`;
 

@@ -14,7 +14,7 @@ import {
 import type { FenceableCheckpointSaver } from "../../../ports/fenced-checkpointer.js";
 import type { FencedWrite, WriteFence } from "../../../ports/write-fence.js";
 import type { SqlDatabase, SqlExecutor } from "../database.js";
-import { toStoreError } from "../sql-errors.js";
+import { withStoreErrors } from "../sql-errors.js";
 import { assertOwnerInTransaction } from "../sql-fence.js";
 import { sqlStatement } from "../sql-text.js";
 import { nextChannelVersion, versionKey } from "./channel-version.js";
@@ -122,7 +122,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
         read: (threadId, fn) => this.read(threadId, fn),
         load: (trx, threadId, rows) => this.load(trx, threadId, rows),
         decode: (loaded) => this.decode(loaded),
-        wrap: (action, fn) => this.wrap(action, fn),
+        wrap: withStoreErrors,
       },
       config,
       options,
@@ -210,7 +210,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
     if (fence === undefined && this.database.dialect === "sqlite" && this.outermost()) {
       // SQLite needs no thread lock (every transaction there is BEGIN IMMEDIATE): the writes go
       // as one self-contained batch, one message to the worker.
-      await this.wrap("put pending writes", () =>
+      await withStoreErrors("put pending writes", () =>
         writePendingWrites(
           this.database.dialect,
           (queries) => this.database.executeBatch(queries),
@@ -275,7 +275,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
 
   /** A read transaction sharing the thread lock, so it never sees half of a write or delete. */
   private read<T>(threadId: string, fn: (trx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.wrap("read checkpoints", () =>
+    return withStoreErrors("read checkpoints", () =>
       this.database.transaction(async (trx) => {
         await lockThreadCheckpoints(trx, this.database.dialect, threadId, "shared");
         return fn(trx);
@@ -300,7 +300,7 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
     const outermost = this.outermost();
     const finish: FinalBatch = (queries, afterStatements) =>
       this.database.executeBatch(queries, { commit: outermost && afterStatements });
-    return this.wrap(action, () =>
+    return withStoreErrors(action, () =>
       this.database.transaction(async (trx) => {
         await lockThreadCheckpoints(trx, this.database.dialect, threadId, "exclusive");
         if (fence) await assertOwnerInTransaction(trx, this.database.dialect, fence, action);
@@ -312,13 +312,5 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
   /** Whether no transaction is open in this async context (one opened here would be its own). */
   private outermost(): boolean {
     return this.database.executor() === this.database.db;
-  }
-
-  private async wrap<T>(action: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      throw toStoreError(error, action);
-    }
   }
 }
