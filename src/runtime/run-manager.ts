@@ -1,6 +1,6 @@
 import { Mutex } from "../core/async/mutex.js";
 import { type Clock, systemClock } from "../core/clock.js";
-import { describeError, isOwnershipLostError, RunStartupError } from "../core/errors.js";
+import { describeError } from "../core/errors.js";
 import { newWorkerId } from "../core/ids.js";
 import { type Logger, rootLogger } from "../core/logger.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
@@ -33,6 +33,7 @@ import {
 } from "./lifecycle/recovery.js";
 import type { TerminalStatus } from "./lifecycle/run-phase.js";
 import { shutdownRuns } from "./lifecycle/shutdown.js";
+import { startRun } from "./lifecycle/start.js";
 import {
   fence,
   hasFinalTerminalAck,
@@ -41,7 +42,6 @@ import {
   type SetStatusOptions,
   setStatus,
   setStatusIfNotCancelled,
-  settle,
   updateRunCompletion,
 } from "./lifecycle/terminal-commit.js";
 import { RunRecord } from "./run-record.js";
@@ -185,36 +185,9 @@ export class RunManager {
 
   // ---- start ------------------------------------------------------------------------------
 
-  async tryStart(runId: string): Promise<"started" | "cancelled"> {
-    const record = this.records.get(runId);
-    if (!record) throw new RunStartupError(`Run ${runId} is not known to this process.`);
-    return record.startLock.runExclusive(async () => {
-      if (record.aborted || record.phase.kind !== "pending") return "cancelled";
-      let started: boolean;
-      try {
-        started = await this.store.startRun(runId, this.nowIso(), this.fenced(record));
-      } catch (error) {
-        if (isOwnershipLostError(error)) {
-          this.markOwnershipLost(record, describeError(error));
-          return "cancelled";
-        }
-        throw new RunStartupError(`Run ${runId} could not be started: ${describeError(error)}`, {
-          cause: error,
-        });
-      }
-      if (!started) {
-        if (record.isActive()) settle(record, "interrupted");
-        record.raiseAbort("start refused by the store");
-        return "cancelled";
-      }
-      if (record.aborted || record.phase.kind !== "pending") {
-        await this.persistStatus(record, record.status, { error: record.error });
-        return "cancelled";
-      }
-      record.transition({ kind: "running" });
-      record.updatedAt = this.nowIso();
-      return "started";
-    });
+  /** Move an admitted run to `running` (the store's CAS), unless it was cancelled first. */
+  tryStart(runId: string): Promise<"started" | "cancelled"> {
+    return startRun(this, runId);
   }
 
   // ---- terminal commit (lifecycle/terminal-commit.ts) -------------------------------------
