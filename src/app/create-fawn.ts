@@ -12,7 +12,7 @@ import type { AgentFactory } from "../ports/agent.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
-import { OrphanRecovery } from "../runtime/orphan-recovery.js";
+import { OrphanRecovery } from "../runtime/lifecycle/recovery.js";
 import { RunManager } from "../runtime/run-manager.js";
 import type { RunRecord } from "../runtime/run-record.js";
 import { RunService } from "../runtime/run-service.js";

@@ -5,6 +5,7 @@ import type {
   MultitaskStrategy,
   OperationKind,
   RunCompletionData,
+  RunInvocation,
   RunRow,
   RunStatus,
 } from "./run-types.js";
@@ -29,7 +30,7 @@ export interface NewThreadOperation {
   multitask_strategy?: MultitaskStrategy;
   on_disconnect?: DisconnectMode;
   metadata?: Record<string, unknown>;
-  kwargs?: Record<string, unknown>;
+  kwargs?: RunInvocation;
   follow_up_to_run_id?: string | null;
   owner_worker_id?: string | null;
   lease_expires_at?: string | null;

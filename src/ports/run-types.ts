@@ -1,3 +1,5 @@
+import { GRAPH_STREAM_MODES, type GraphStreamMode } from "./agent.js";
+
 /** Vocabulary shared by the run runtime, its stores and the gateway. */
 
 export const RUN_STATUSES = [
@@ -80,6 +82,91 @@ export interface RunCompletionData extends RunTokenTotals {
 }
 
 /**
+ * A LangGraph `Command` as it travels in JSON (an API request, a run's durable kwargs):
+ * `resume` answers a pending `interrupt()`, `goto` names the next node(s) (a `{node, input}` entry
+ * is a `Send`), `update` writes state first.
+ */
+export interface GraphCommandJson {
+  resume?: unknown;
+  goto?: GotoJson | GotoJson[] | null;
+  update?: Record<string, unknown> | Array<[string, unknown]> | null;
+}
+
+export type GotoJson = string | { node: string; input?: unknown };
+
+/**
+ * What a run executes, kept in the run's durable `kwargs` so a queued run can start later, plus
+ * the delivery options the gateway reads back when the run completes. One shape from the HTTP
+ * request to the worker.
+ */
+export interface RunInvocation {
+  /** The graph input; absent only for a thread operation, which executes nothing. */
+  input?: unknown;
+  /** When set, the graph is driven by this LangGraph `Command` instead of `input`. */
+  command?: GraphCommandJson | null;
+  config?: Record<string, unknown>;
+  stream_mode?: GraphStreamMode[];
+  stream_subgraphs?: boolean;
+  interrupt_before?: string[] | "*";
+  interrupt_after?: string[] | "*";
+  /** Posted the run's final values when it completes. */
+  webhook?: string;
+  /** A stateless run's own thread under `on_completion: "delete"` (LangGraph's `temporary`). */
+  temporary?: boolean;
+}
+
+/**
+ * Read stored `kwargs` back as a `RunInvocation`: every field of the shape written is checked and
+ * a field that does not match it is dropped, so the worker never executes a malformed value.
+ */
+export function decodeRunInvocation(value: Record<string, unknown>): RunInvocation {
+  const invocation: RunInvocation = {};
+  if (value.input !== undefined) invocation.input = value.input;
+  if (value.command === null || isGraphCommandJson(value.command)) {
+    invocation.command = value.command;
+  }
+  if (isRecord(value.config)) invocation.config = value.config;
+  const modes = value.stream_mode;
+  if (Array.isArray(modes) && modes.every(isGraphStreamMode)) invocation.stream_mode = modes;
+  if (typeof value.stream_subgraphs === "boolean") {
+    invocation.stream_subgraphs = value.stream_subgraphs;
+  }
+  if (isNodeSelection(value.interrupt_before)) invocation.interrupt_before = value.interrupt_before;
+  if (isNodeSelection(value.interrupt_after)) invocation.interrupt_after = value.interrupt_after;
+  if (typeof value.webhook === "string") invocation.webhook = value.webhook;
+  if (typeof value.temporary === "boolean") invocation.temporary = value.temporary;
+  return invocation;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isGraphStreamMode(value: unknown): value is GraphStreamMode {
+  return GRAPH_STREAM_MODES.some((mode) => mode === value);
+}
+
+function isNodeSelection(value: unknown): value is string[] | "*" {
+  return value === "*" || (Array.isArray(value) && value.every((v) => typeof v === "string"));
+}
+
+function isGoto(value: unknown): value is GotoJson {
+  return typeof value === "string" || (isRecord(value) && typeof value.node === "string");
+}
+
+function isGraphCommandJson(value: unknown): value is GraphCommandJson {
+  if (!isRecord(value)) return false;
+  const { goto, update } = value;
+  const gotoOk = goto == null || isGoto(goto) || (Array.isArray(goto) && goto.every(isGoto));
+  const updateOk =
+    update == null ||
+    isRecord(update) ||
+    (Array.isArray(update) &&
+      update.every((u) => Array.isArray(u) && u.length === 2 && typeof u[0] === "string"));
+  return gotoOk && updateOk;
+}
+
+/**
  * The durable run row. Field names are snake_case because they travel unchanged to the HTTP API.
  * Timestamps are ISO-8601 UTC strings.
  */
@@ -95,7 +182,8 @@ export interface RunRow extends RunCompletionData {
   multitask_strategy: MultitaskStrategy;
   on_disconnect: DisconnectMode;
   metadata: Record<string, unknown>;
-  kwargs: Record<string, unknown>;
+  /** What the run executes (empty for a thread operation's reservation row). */
+  kwargs: RunInvocation;
   error: string | null;
   stop_reason: string | null;
   follow_up_to_run_id: string | null;

@@ -1,17 +1,5 @@
 import { Command, Send } from "@langchain/langgraph";
-
-/**
- * A LangGraph `Command` as it travels in JSON (an API request, a run's durable kwargs):
- * `resume` answers a pending `interrupt()`, `goto` names the next node(s) (a `{node, input}` entry
- * is a `Send`), `update` writes state first.
- */
-export interface GraphCommandJson {
-  resume?: unknown;
-  goto?: GotoJson | GotoJson[] | null;
-  update?: Record<string, unknown> | Array<[string, unknown]> | null;
-}
-
-export type GotoJson = string | { node: string; input?: unknown };
+import type { GotoJson, GraphCommandJson } from "../ports/run-types.js";
 
 /** Rebuild the LangGraph `Command` a stored command stands for. */
 export function toGraphCommand(json: GraphCommandJson): Command {

@@ -7,19 +7,24 @@ import {
   isActiveStatus,
   type MultitaskStrategy,
   type OperationKind,
+  type RunInvocation,
   type RunRow,
   type RunStatus,
 } from "../ports/run-types.js";
-
-/** Proof that a terminal status write was attributably acknowledged to this manager. */
-export interface TerminalCommitProof {
-  status: RunStatus;
-}
+import {
+  phaseOfRow,
+  phaseProof,
+  phaseStatus,
+  type RunPhase,
+  type TerminalCommitProof,
+  transition,
+} from "./lifecycle/run-phase.js";
 
 /**
  * The process-local view of a run. The durable row is the source of truth across processes; this
- * record carries what only the owning process knows (its task, abort signal, fencing and the
- * terminal-commit bookkeeping).
+ * record carries what only the owning process knows (its task, abort signal and its phase in the
+ * terminal-commit protocol). `status` is derived from the phase, which changes only through
+ * `transition()` (lifecycle/run-phase.ts holds the table).
  */
 export class RunRecord {
   readonly runId: string;
@@ -31,15 +36,14 @@ export class RunRecord {
   readonly onDisconnect: DisconnectMode;
   readonly idempotencyKey: string | null;
   readonly metadata: Record<string, unknown>;
-  readonly kwargs: Record<string, unknown>;
+  readonly kwargs: RunInvocation;
   readonly createdAt: string;
 
-  status: RunStatus;
   error: string | null = null;
   stopReason: string | null = null;
   modelName: string | null;
   updatedAt: string;
-  queued: boolean;
+  private currentPhase: RunPhase;
 
   /** The host task executing the run (set by whoever launches the worker). */
   task: Task<void> | null = null;
@@ -47,21 +51,18 @@ export class RunRecord {
   /** Raised by every cancellation or fencing path; the worker's host phase watches it. */
   abortController = new AbortController();
   abortAction: CancelAction = "interrupt";
-  /** Hydrated from the store for observation only; never executed here. */
-  storeOnly = false;
-  /** Post-cancel barrier: blocks same-thread admission while true. */
+  /**
+   * The manager's post-cancel barrier: blocks same-thread admission while true. Orthogonal to the
+   * phase (a pending, staged, settled or fenced run may all still be finalizing).
+   */
   finalizing = false;
   ownerWorkerId: string | null;
   /** The last durably confirmed lease deadline. */
   leaseExpiresAt: string | null;
-  /** Process-local fence: this worker must make no further durable writes for the run. */
-  ownershipLost = false;
+  /** The admission that returned this record found it by its idempotency key (not a phase). */
   idempotencyReused = false;
-  terminalCommitProof: TerminalCommitProof | null = null;
-  terminalCommitPending = false;
-  rollbackFinalizationPending = false;
 
-  constructor(row: RunRow) {
+  constructor(row: RunRow, options: { observed?: boolean } = {}) {
     this.runId = row.run_id;
     this.threadId = row.thread_id;
     this.assistantId = row.assistant_id;
@@ -73,14 +74,54 @@ export class RunRecord {
     this.metadata = row.metadata;
     this.kwargs = row.kwargs;
     this.createdAt = row.created_at;
-    this.status = row.status;
+    this.currentPhase = phaseOfRow(row, options.observed ?? false);
     this.error = row.error;
     this.stopReason = row.stop_reason;
     this.modelName = row.model_name;
     this.updatedAt = row.updated_at;
-    this.queued = row.queued;
     this.ownerWorkerId = row.owner_worker_id;
     this.leaseExpiresAt = row.lease_expires_at;
+  }
+
+  get phase(): RunPhase {
+    return this.currentPhase;
+  }
+
+  /** The single writer of the phase: refuses a change PHASE_TRANSITIONS does not allow. */
+  transition(next: RunPhase): void {
+    this.currentPhase = transition(this.currentPhase, next);
+  }
+
+  /** The LangGraph-visible status, derived from the phase. */
+  get status(): RunStatus {
+    return phaseStatus(this.currentPhase);
+  }
+
+  get queued(): boolean {
+    return this.currentPhase.kind === "queued";
+  }
+
+  /** Hydrated from the store for observation only; never executed here. */
+  get storeOnly(): boolean {
+    return this.currentPhase.kind === "observed";
+  }
+
+  /** Process-local fence: this worker must make no further durable writes for the run. */
+  get ownershipLost(): boolean {
+    return this.currentPhase.kind === "fenced";
+  }
+
+  get terminalCommitProof(): TerminalCommitProof | null {
+    return phaseProof(this.currentPhase);
+  }
+
+  /** A terminal outcome is staged and not committed yet. */
+  get terminalCommitPending(): boolean {
+    return this.currentPhase.kind === "staged";
+  }
+
+  get rollbackFinalizationPending(): boolean {
+    return this.currentPhase.kind === "staged" && this.currentPhase.restoring;
   }
 
   get abortSignal(): AbortSignal {

@@ -1,26 +1,19 @@
 import type { Task } from "../core/async/task.js";
 import { describeError } from "../core/errors.js";
-import type { AgentFactory, GraphStreamMode } from "../ports/agent.js";
+import type { AgentFactory } from "../ports/agent.js";
+import type { RunInvocation } from "../ports/run-types.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
-import { type GraphCommandJson, toGraphCommand } from "./graph-command.js";
-import type { AdmitOptions, RunManager } from "./run-manager.js";
+import { toGraphCommand } from "./graph-command.js";
+import type { RunRequest } from "./lifecycle/admission.js";
+import type { RunManager } from "./run-manager.js";
 import type { RunRecord } from "./run-record.js";
 import { startRunWorker } from "./worker/run-agent.js";
 import type { RunContext } from "./worker/run-context.js";
 
-/** What a run executes, kept in the run's durable `kwargs` so a queued run can start later. */
-export interface RunInvocation {
-  input: unknown;
-  /** When set, the graph is driven by this LangGraph `Command` instead of `input`. */
-  command?: GraphCommandJson | null;
-  config?: Record<string, unknown>;
-  stream_mode?: GraphStreamMode[];
-  stream_subgraphs?: boolean;
-  interrupt_before?: string[] | "*";
-  interrupt_after?: string[] | "*";
-}
+export type { RunInvocation };
 
-export interface SubmitRunRequest extends Omit<AdmitOptions, "kwargs"> {
+/** A run request plus where it runs and when its worker starts. */
+export interface SubmitRunRequest extends RunRequest {
   threadId: string;
   invocation: RunInvocation;
   /** Launch the worker this long after admission (LangGraph `after_seconds`); the run waits `pending`. */
@@ -53,11 +46,8 @@ export class RunService {
   }
 
   async submit(request: SubmitRunRequest): Promise<RunRecord> {
-    const { threadId, invocation, startDelayMs, ...admit } = request;
-    const record = await this.manager.createOrReject(threadId, {
-      ...admit,
-      kwargs: invocation as unknown as Record<string, unknown>,
-    });
+    const { threadId, startDelayMs, ...admission } = request;
+    const record = await this.manager.createOrReject(threadId, admission);
     if (!record.idempotencyReused && !record.queued && !record.storeOnly) {
       // A cancel during the delay is applied when the worker starts (tryStart refuses an aborted run).
       if (startDelayMs && startDelayMs > 0) this.launchLater(record, startDelayMs);
@@ -86,7 +76,7 @@ export class RunService {
 
   /** Start the worker of an admitted, non-queued record. */
   launch(record: RunRecord): Task<void> {
-    const invocation = record.kwargs as unknown as RunInvocation;
+    const invocation = record.kwargs;
     const request = {
       ctx: this.ctx,
       agentFactory: this.agentFactory,

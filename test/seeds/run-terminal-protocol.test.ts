@@ -994,26 +994,3 @@ describe.each(backends)(
     });
   },
 );
-
-describe("process-local terminal proof (seed 004)", () => {
-  for (const heartbeatEnabled of [false, true]) {
-    for (const status of ["error", "interrupted", "timeout"] as const) {
-      it(`process-local terminal proof allows later staged outcome [heartbeat ${heartbeatEnabled}, ${status}]`, async () => {
-        const manager = new RunManager({ ownership: { heartbeatEnabled } });
-        const record = await manager.createOrReject("local-terminal");
-        await manager.setStatus(record.runId, "success");
-        expect(manager.terminalEventStatus(record)).toBe("success");
-        await manager.setStatus(record.runId, status, {
-          error: "Later terminal outcome",
-          persist: false,
-        });
-        expect(record.status).toBe(status);
-        expect(record.error).toBe("Later terminal outcome");
-        expect(manager.terminalEventStatus(record)).toBeNull();
-        expect(await manager.persistCurrentStatus(record.runId)).toBe(true);
-        expect(record.status).toBe(status);
-        expect(manager.terminalEventStatus(record)).toBe(status);
-      });
-    }
-  }
-});

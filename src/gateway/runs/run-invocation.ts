@@ -1,16 +1,6 @@
 import type { GraphStreamMode } from "../../ports/agent.js";
-import type { RunInvocation } from "../../runtime/run-service.js";
+import type { RunInvocation } from "../../ports/run-types.js";
 import type { ApiStreamMode, RunCreateBody } from "./run-schemas.js";
-
-/**
- * What the gateway stores in a run's kwargs besides what the worker reads: the run's delivery
- * options, read back by the completion hook.
- */
-export interface GatewayInvocation extends RunInvocation {
-  webhook?: string;
-  /** A stateless run's own thread under `on_completion: "delete"` (LangGraph's `temporary`). */
-  temporary?: boolean;
-}
 
 export const DEFAULT_RECURSION_LIMIT = 100;
 
@@ -49,7 +39,7 @@ export function graphStreamModes(
  * option names (`recursionLimit`, `durability`, `context`) because the worker passes it to
  * `graph.stream` as is.
  */
-export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): GatewayInvocation {
+export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): RunInvocation {
   const raw = body.config ?? {};
   const configurable: Record<string, unknown> = {};
   for (const [key, value] of Object.entries({

@@ -1,19 +1,17 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { HumanMessage } from "@langchain/core/messages";
 import type { ChainValues } from "@langchain/core/utils/types";
-import { describeError, isOwnershipLostError } from "../../core/errors.js";
+import { describeError } from "../../core/errors.js";
 import { type Json, toJson } from "../../core/json/serialize.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
-import type { NewRunEvent, RunEventStore } from "../../ports/run-event-store.js";
+import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunCompletionData } from "../../ports/run-types.js";
 import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import type { WriteFence } from "../../ports/write-fence.js";
 import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
+import { EventBatchWriter } from "./event-batch-writer.js";
 import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
-
-/** Batches out at once: one being written, the next ready behind it (see `startWrite`). */
-const MAX_IN_FLIGHT = 2;
 
 /** The current time as ISO text, formatted once per millisecond (a burst of events shares one). */
 let lastTimestamp = { ms: Number.NaN, iso: "" };
@@ -64,8 +62,9 @@ export interface DeliveryContent {
  * graph callbacks into catalog events.
  *
  * Guarantees: a batch whose write threw is never replayed (it may have committed), and its loss is
- * remembered (`drainedCleanly` turns false) so the run's evidence is sealed `partial`; after
- * `freeze()` no producer is admitted, and producers admitted before it land before it returns.
+ * remembered (`drainedCleanly` turns false) so the run's evidence is sealed `partial` (see
+ * `EventBatchWriter`); after `freeze()` no producer is admitted, and producers admitted before it
+ * land before it returns.
  */
 export class RunJournal extends BaseCallbackHandler {
   override name = "fawn_run_journal";
@@ -75,23 +74,7 @@ export class RunJournal extends BaseCallbackHandler {
   readonly userId: string | null;
   protected readonly eventStore: RunEventStore;
   protected readonly logger: Logger;
-  private readonly flushThreshold: number;
-  private readonly fence: WriteFence | undefined;
-  private readonly onOwnershipLost: ((reason: string) => void) | undefined;
-  /** A batch was refused for the fence: nothing more is written, the buffer is dropped. */
-  private fenced = false;
-  private buffer: NewRunEvent[] = [];
-  /**
-   * Batches handed to the store and not settled yet, oldest first: at most `MAX_IN_FLIGHT`, one
-   * being written and the next waiting behind it (the store writes them in hand-over order); the
-   * one after that accumulates in `buffer` meanwhile.
-   */
-  private readonly inFlight: Array<Promise<void>> = [];
-  /** Events in each batch of `inFlight`, same order. */
-  private readonly inFlightSizes: number[] = [];
-  /** A background flush was asked for while no write could start: write the rest after one. */
-  private drainRequested = false;
-  private unclean = false;
+  private readonly writer: EventBatchWriter;
   private accepting = true;
   private closed = false;
   private pendingProducers = 0;
@@ -115,21 +98,23 @@ export class RunJournal extends BaseCallbackHandler {
       component: "run-journal",
       runId: options.runId,
     });
-    this.flushThreshold = options.flushThreshold ?? 32;
-    this.fence = options.fence;
-    this.onOwnershipLost = options.onOwnershipLost;
+    this.writer = new EventBatchWriter({
+      eventStore: options.eventStore,
+      logger: this.logger,
+      flushThreshold: options.flushThreshold ?? 32,
+      fence: options.fence,
+      onFenced: (reason) => {
+        this.accepting = false;
+        options.onOwnershipLost?.(reason);
+      },
+    });
     this.usage = new UsageLedger(options.trackTokenUsage ?? true);
     this.messages = new JournalMessages(options.humanInput);
   }
 
   /** False once any batch failed or was dropped: the evidence cannot be proven complete. */
   get drainedCleanly(): boolean {
-    return (
-      !this.unclean &&
-      this.buffer.length === 0 &&
-      this.inFlight.length === 0 &&
-      this.pendingProducers === 0
-    );
+    return this.writer.clean && this.pendingProducers === 0;
   }
 
   get acceptingEvidence(): boolean {
@@ -170,7 +155,7 @@ export class RunJournal extends BaseCallbackHandler {
    * here, while the batch before it is being written, so the store's write path reuses the text.
    */
   private enqueue(eventType: string, content: unknown, metadata: Record<string, unknown>): void {
-    if (this.fenced) return;
+    if (this.writer.fenced) return;
     const category = categoryOf(eventType);
     if (!category) throw new Error(`event type ${eventType} is not in the catalog`);
     const event = new SerializedRunEvent({
@@ -187,100 +172,19 @@ export class RunJournal extends BaseCallbackHandler {
       validateCatalogEvent(event);
       this.validatedTypes.add(eventType);
     }
-    this.buffer.push(event);
-    if (this.writeDue) this.startWrite();
-  }
-
-  private get canStartWrite(): boolean {
-    return this.inFlight.length < MAX_IN_FLIGHT;
-  }
-
-  /**
-   * Whether the buffer leaves now: a slot is free and the buffer reached the threshold — and,
-   * behind a batch being written, that batch's size: a small batch handed over behind a large one
-   * would pay a transaction of its own for little, and the next lands as one anyway.
-   */
-  private get writeDue(): boolean {
-    if (!this.canStartWrite || this.buffer.length === 0) return false;
-    if (this.drainRequested) return true;
-    return this.buffer.length >= Math.max(this.flushThreshold, this.inFlightSizes[0] ?? 0);
+    this.writer.push(event);
   }
 
   /**
    * Write everything buffered so far, and whatever is appended meanwhile, in batches, in order.
    * Rejects if a batch written while it waited failed.
    */
-  async flush(): Promise<void> {
-    let failure: { error: unknown } | null = null;
-    while (this.inFlight.length > 0 || this.buffer.length > 0) {
-      if (this.buffer.length > 0 && this.canStartWrite) this.startWrite();
-      // The oldest first: every batch out while this waits is awaited, so none fails unseen.
-      try {
-        await this.inFlight[0];
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-    if (failure !== null) throw failure.error;
-  }
-
-  /**
-   * Pipelining: a batch is handed to the store while the one before it is still being written,
-   * so the store prepares it meanwhile and starts it the moment the other lands; events appended
-   * while both are out leave together as the next batch once one lands (at the threshold, or at
-   * once after a requested flush), not as one small batch per append.
-   */
-  private startWrite(): Promise<void> {
-    const batch = this.buffer;
-    this.buffer = [];
-    this.drainRequested = false;
-    const write: Promise<void> = this.writeBatch(batch).finally(() => {
-      const index = this.inFlight.indexOf(write);
-      this.inFlight.splice(index, 1);
-      this.inFlightSizes.splice(index, 1);
-      if (this.writeDue) this.startWrite();
-    });
-    // A background write's failure is recorded (`unclean`); flush() callers see it too.
-    write.catch(() => undefined);
-    this.inFlight.push(write);
-    this.inFlightSizes.push(batch.length);
-    return write;
-  }
-
-  private async writeBatch(batch: NewRunEvent[]): Promise<void> {
-    if (this.fenced) {
-      this.unclean = true;
-      return;
-    }
-    try {
-      await this.eventStore.putBatch(batch, this.fence ? { fence: this.fence } : {});
-    } catch (error) {
-      if (isOwnershipLostError(error)) {
-        // Refused whole: nothing of it committed. Stop writing, and say so once.
-        this.unclean = true;
-        this.accepting = false;
-        this.buffer = [];
-        if (!this.fenced) {
-          this.fenced = true;
-          this.logger.warn({ error: describeError(error) }, "journal fenced: run owned elsewhere");
-          this.onOwnershipLost?.(describeError(error));
-        }
-        return;
-      }
-      // The write may or may not have committed: never replay it, remember the gap.
-      this.unclean = true;
-      this.logger.error(
-        { error: describeError(error), events: batch.length },
-        "journal batch outcome unknown",
-      );
-      throw error;
-    }
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 
   flushInBackground(): void {
-    if (this.buffer.length === 0) return;
-    if (this.canStartWrite) this.startWrite();
-    else this.drainRequested = true;
+    this.writer.flushInBackground();
   }
 
   /** A middleware decision (`middleware:{tag}`), admitted only before the freeze. */
@@ -339,7 +243,7 @@ export class RunJournal extends BaseCallbackHandler {
   async close(options: { discard?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.accepting = false;
-    if (options.discard) this.buffer = [];
+    if (options.discard) this.writer.discardBuffered();
     try {
       await this.flush();
     } finally {

@@ -7,6 +7,8 @@ import type { StreamBridge } from "../../ports/stream-bridge.js";
 import type { ThreadStatus } from "../../ports/thread-store.js";
 import type { FencedWrite } from "../../ports/write-fence.js";
 import type { RunJournal } from "../journal/run-journal.js";
+import { isTerminal } from "../lifecycle/run-phase.js";
+import { endStaging, setRestoring } from "../lifecycle/terminal-commit.js";
 import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
 import { confirmTerminalEvent, MISSING_FINAL_ACK_ERROR } from "../terminal-evidence.js";
@@ -121,7 +123,7 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
   },
   clear_barriers: async (f) => {
     f.manager.setFinalizing(f.record.runId, false);
-    f.record.terminalCommitPending = false;
+    endStaging(f.record);
   },
   end: async (f) => {
     await f.bridge.publishEnd(f.record.runId, f.fenced);
@@ -208,14 +210,14 @@ async function applyPendingCancellation(f: Finalization): Promise<void> {
   }
   await manager.setStatus(record.runId, "error", { error: ROLLED_BACK_ERROR, persist: false });
   if (!f.checkpointer || !f.rollbackPoint) return;
-  record.rollbackFinalizationPending = true;
+  setRestoring(record, true);
   try {
     const restore = f.ctx.restoreCheckpoint ?? restoreRollbackPoint;
     await restore(f.checkpointer, record.threadId, f.rollbackPoint);
   } catch (error) {
     f.logger.error({ error: describeError(error) }, "rollback restore failed");
   } finally {
-    record.rollbackFinalizationPending = false;
+    setRestoring(record, false);
   }
 }
 
@@ -251,7 +253,10 @@ async function commitTerminalStatus(f: Finalization): Promise<void> {
       await manager.persistCurrentStatus(record.runId);
       return;
     }
-    const late = await manager.setStatusIfNotCancelled(record.runId, record.status, {
+    const outcome = record.status;
+    // Nothing was staged (a run that never left `pending`): there is no outcome to commit.
+    if (!isTerminal(outcome)) return;
+    const late = await manager.setStatusIfNotCancelled(record.runId, outcome, {
       error: record.error,
       stopReason: record.stopReason,
     });
@@ -261,7 +266,7 @@ async function commitTerminalStatus(f: Finalization): Promise<void> {
       await manager.persistCurrentStatus(record.runId);
     }
   } finally {
-    record.terminalCommitPending = false;
+    endStaging(record);
   }
 }
 
@@ -324,7 +329,7 @@ async function publishTerminalEvent(f: Finalization): Promise<void> {
 async function writeEvidenceSeal(f: Finalization): Promise<void> {
   const { manager, record, journal, ctx } = f;
   const store = manager.store;
-  if (!journal || !ctx.eventStore || !store || record.operationKind !== "run") return;
+  if (!journal || !ctx.eventStore || record.operationKind !== "run") return;
   if (f.terminalConfirmed) {
     const receipt = await ctx.eventStore.evidenceReceipt(record.threadId, record.runId);
     await store.updateEvidenceSeal(

@@ -11,6 +11,7 @@ import type {
   RunRow,
   RunStatus,
 } from "../../ports/run-types.js";
+import { decodeRunInvocation } from "../../ports/run-types.js";
 import {
   fromDbObject,
   fromDbTimestamp,
@@ -47,7 +48,7 @@ export function runRowFromDb(record: RunsRecord): RunRow {
     multitask_strategy: record.multitask_strategy as MultitaskStrategy,
     on_disconnect: record.on_disconnect as DisconnectMode,
     metadata: fromDbObject(record.metadata_json),
-    kwargs: fromDbObject(record.kwargs_json),
+    kwargs: decodeRunInvocation(fromDbObject(record.kwargs_json)),
     error: record.error,
     stop_reason: record.stop_reason,
     message_count: toNumber(record.message_count),

@@ -1,7 +1,7 @@
-import { addSeconds } from "../core/clock.js";
-import { describeError } from "../core/errors.js";
-import type { CancelAction } from "../ports/run-types.js";
-import type { RunManager } from "./run-manager.js";
+import { addSeconds } from "../../core/clock.js";
+import { describeError } from "../../core/errors.js";
+import type { CancelAction } from "../../ports/run-types.js";
+import type { RunManager } from "../run-manager.js";
 
 export interface OwnershipConfig {
   /** How long a renewed lease is valid (≥ 5 s). */
@@ -74,7 +74,6 @@ export class LeaseHeartbeat {
   async renewLeases(): Promise<void> {
     const { manager } = this;
     const store = manager.store;
-    if (!store) return;
     const cancels: Array<{ runId: string; action: CancelAction }> = [];
     for (const record of manager.localRecords()) {
       if (!record.isActive() || record.ownershipLost || record.storeOnly) continue;
