@@ -3,8 +3,7 @@ import { ACTIVE_RUN_STATUSES, emptyTokenTotals, type RunRow, type RunStatus } fr
 
 /**
  * A fresh `pending` row for an admission request: the one place that says what a field the
- * request leaves out starts as. Every run store inserts it, and the store-less run manager keeps
- * it in memory. `on_disconnect` defaults to `continue`, the API's default (a run outlives its
+ * request leaves out starts as. Every run store inserts it. `on_disconnect` defaults to `continue`, the API's default (a run outlives its
  * client unless asked otherwise).
  */
 export function newRunRow(op: NewThreadOperation, overrides: Partial<RunRow> = {}): RunRow {

@@ -181,6 +181,3 @@ export class RunRecord {
     };
   }
 }
-
-/** Moved to the ports, where the stores build the same row; re-exported for the runtime's callers. */
-export { newRunRow } from "../ports/run-row.js";

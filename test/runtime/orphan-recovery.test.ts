@@ -9,7 +9,7 @@ import { parseConfig } from "../../src/core/config/load-config.js";
 import type { StreamingAgent } from "../../src/ports/agent.js";
 import type { RunStatus } from "../../src/ports/run-types.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
-import { newRunRow } from "../../src/runtime/run-record.js";
+import { newRunRow } from "../../src/ports/run-row.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { within } from "../helpers/latch.js";

@@ -26,11 +26,12 @@ import type {
   RunEvent,
   RunEventStore,
 } from "../../src/ports/run-event-store.js";
+import { newRunRow } from "../../src/ports/run-row.js";
 import type { RunStore } from "../../src/ports/run-store.js";
 import type { OperationKind, RunStatus } from "../../src/ports/run-types.js";
 import { RunJournal } from "../../src/runtime/journal/run-journal.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
-import { newRunRow, type RunRecord } from "../../src/runtime/run-record.js";
+import type { RunRecord } from "../../src/runtime/run-record.js";
 import { confirmTerminalEvent } from "../../src/runtime/terminal-evidence.js";
 import { fileSystemOutputsScanner } from "../../src/runtime/worker/produced-outputs.js";
 import { restoreRollbackPoint } from "../../src/runtime/worker/rollback.js";
@@ -38,6 +39,7 @@ import { startRunWorker } from "../../src/runtime/worker/run-agent.js";
 import type { RunContext } from "../../src/runtime/worker/run-context.js";
 import { JsonlRunEventStore } from "../../src/stores/jsonl/run-event-store.js";
 import { MemoryRunEventStore } from "../../src/stores/memory/run-event-store.js";
+import { MemoryRunStore } from "../../src/stores/memory/run-store.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { openSqlStores } from "../../src/stores/sql/stores.js";
@@ -994,3 +996,36 @@ describe.each(backends)(
     });
   },
 );
+
+/**
+ * Seed 004 `test_process_local_terminal_proof_allows_later_staged_outcome`. The reference runs it
+ * on a manager without a store, where re-committing a finished run's status is always
+ * acknowledged. Every Fawn manager has a durable store (here the memory one), and a store keeps a
+ * committed `success` final: staging a later outcome is still allowed and withdraws the terminal
+ * proof at once, but persisting it is refused, so no `run.terminal` may state either status.
+ */
+describe("process-local terminal proof (seed 004)", () => {
+  for (const heartbeatEnabled of [false, true]) {
+    for (const status of ["error", "interrupted", "timeout"] as const) {
+      it(`process-local terminal proof allows later staged outcome [heartbeat ${heartbeatEnabled}, ${status}]`, async () => {
+        const manager = new RunManager({
+          store: new MemoryRunStore(),
+          ownership: { heartbeatEnabled },
+        });
+        const record = await manager.createOrReject("local-terminal");
+        await manager.setStatus(record.runId, "success");
+        expect(manager.terminalEventStatus(record)).toBe("success");
+        await manager.setStatus(record.runId, status, {
+          error: "Later terminal outcome",
+          persist: false,
+        });
+        expect(record.status).toBe(status);
+        expect(record.error).toBe("Later terminal outcome");
+        expect(manager.terminalEventStatus(record)).toBeNull();
+        expect(await manager.persistCurrentStatus(record.runId)).toBe(false);
+        expect((await manager.store.get(record.runId))?.status).toBe("success");
+        expect(manager.terminalEventStatus(record)).toBeNull();
+      });
+    }
+  }
+});
