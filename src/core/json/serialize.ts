@@ -17,11 +17,10 @@ export function messageToDict(message: BaseMessage): Record<string, Json> {
     return { ...data, type: message.getType() };
   }
   const fields = message.lc_kwargs as Record<string, unknown>;
-  const source = message as unknown as Record<string, unknown>;
   const out: Record<string, Json> = {};
   const ancestors: object[] = [message];
   for (const key of Object.keys(fields)) {
-    const item = key in source ? source[key] : fields[key];
+    const item: unknown = key in message ? Reflect.get(message, key) : fields[key];
     if (item === undefined || typeof item === "function") continue;
     out[layout.aliases[key] ?? snakeCase(key)] = convert(item, ancestors);
   }
