@@ -3,11 +3,9 @@
  * oversized output, the fallback truncation and the exemptions. Its failure cleanup (seed 000)
  * is pinned in `test/seeds/externalize-failure-cleanup.test.ts`.
  */
-import { lstat, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { ToolMessage } from "@langchain/core/messages";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   applyToolOutputBudget,
   exceedsFallbackBudget,
@@ -23,29 +21,12 @@ import {
   parseToolOutputConfig,
   type ToolOutputConfig,
 } from "../../src/agent/tools/output-budget/tool-output-config.js";
+import { bashOutputTarget, filesUnder, tempFolderPerTest } from "../helpers/externalize-fixture.js";
 
-let tmpPath: string;
-
-beforeEach(async () => {
-  tmpPath = await mkdtemp(join(tmpdir(), "fawn-externalize-"));
-});
-
-afterEach(async () => {
-  await rm(tmpPath, { recursive: true, force: true });
-});
-
-/** Every regular file under `dir`. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const entry of entries) {
-    if ((await lstat(join(dir, entry))).isFile()) files.push(join(dir, entry));
-  }
-  return files.sort();
-}
+const temp = tempFolderPerTest("fawn-externalize-");
 
 function target(toolCallId: string): ExternalizeTarget {
-  return { toolName: "bash", toolCallId, outputsPath: tmpPath, storageSubdir: "sub" };
+  return bashOutputTarget(temp.path, toolCallId);
 }
 
 describe("tool output budget", () => {
@@ -69,7 +50,7 @@ describe("tool output budget", () => {
     for (const storageSubdir of ["/abs", "../up", "a/../../b", ""]) {
       expect(await externalizeToolOutput("x", { ...target("c"), storageSubdir })).toBeNull();
     }
-    expect(await filesUnder(tmpPath)).toEqual([]);
+    expect(await filesUnder(temp.path)).toEqual([]);
     expect(() => parseToolOutputConfig({ storage_subdir: "a/b" })).toThrow(/storage_subdir/);
   });
 
@@ -77,7 +58,7 @@ describe("tool output budget", () => {
     const output = Array.from({ length: 2000 }, (_, i) => `line ${i} ${"x".repeat(20)}`).join("\n");
     const outcome = await applyToolOutputBudget(toolMessage(output), {
       config,
-      outputsPath: tmpPath,
+      outputsPath: temp.path,
       allowExternalize: true,
     });
     expect(outcome.action).toBe("externalized");
@@ -91,7 +72,7 @@ describe("tool output budget", () => {
     expect(synopsis.length).toBeLessThan(4000);
     expect(outcome.message.id).toBe("msg_x");
     expect(outcome.message.tool_call_id).toBe("call_x");
-    const [file] = await filesUnder(tmpPath);
+    const [file] = await filesUnder(temp.path);
     expect(await readFile(file ?? "", "utf8")).toBe(output);
   });
 
@@ -120,7 +101,7 @@ describe("tool output budget", () => {
     const big = "q".repeat(40_000);
     const exempt = await applyToolOutputBudget(toolMessage(big, "read_file"), {
       config,
-      outputsPath: tmpPath,
+      outputsPath: temp.path,
       allowExternalize: true,
     });
     expect(exempt.action).toBeNull();
@@ -130,18 +111,18 @@ describe("tool output budget", () => {
     });
     const off = await applyToolOutputBudget(toolMessage(big), {
       config: overridden,
-      outputsPath: tmpPath,
+      outputsPath: temp.path,
       allowExternalize: true,
     });
     expect(off.action).toBeNull();
     const small = await applyToolOutputBudget(toolMessage("ok"), {
       config,
-      outputsPath: tmpPath,
+      outputsPath: temp.path,
       allowExternalize: true,
     });
     expect(small.message.content).toBe("ok");
     expect(exceedsFallbackBudget(toolMessage(big), config)).toBe(true);
-    expect(await filesUnder(tmpPath)).toEqual([]);
+    expect(await filesUnder(temp.path)).toEqual([]);
   });
 
   it("classifies JSON, CSV and code for the synopsis", () => {

@@ -6,11 +6,10 @@
  * in `test/agent/tool-output-budget.test.ts`.
  */
 import { execFile } from "node:child_process";
-import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type ExternalizeTarget,
   externalizeToolOutput,
@@ -20,30 +19,13 @@ import {
   type PublishFileOps,
   type PublishHandle,
 } from "../../src/core/atomic-file.js";
+import { bashOutputTarget, filesUnder, tempFolderPerTest } from "../helpers/externalize-fixture.js";
 import { Latch, within } from "../helpers/latch.js";
 
-let tmpPath: string;
-
-beforeEach(async () => {
-  tmpPath = await mkdtemp(join(tmpdir(), "fawn-externalize-"));
-});
-
-afterEach(async () => {
-  await rm(tmpPath, { recursive: true, force: true });
-});
-
-/** Every regular file under `dir`, like the seed's `rglob("*") if p.is_file()`. */
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true });
-  const files: string[] = [];
-  for (const entry of entries) {
-    if ((await lstat(join(dir, entry))).isFile()) files.push(join(dir, entry));
-  }
-  return files.sort();
-}
+const temp = tempFolderPerTest("fawn-externalize-");
 
 function target(toolCallId: string): ExternalizeTarget {
-  return { toolName: "bash", toolCallId, outputsPath: tmpPath, storageSubdir: "sub" };
+  return bashOutputTarget(temp.path, toolCallId);
 }
 
 function fileNameOf(virtualPath: string): string {
@@ -74,14 +56,14 @@ describe("seed 000: externalization failure cleanup", () => {
     });
 
     expect(result).toBeNull();
-    expect(await filesUnder(tmpPath)).toEqual([]);
+    expect(await filesUnder(temp.path)).toEqual([]);
   });
 
   it("test_successful_write_publishes_the_whole_content", async () => {
     const result = await externalizeToolOutput("Y".repeat(100), target("call_2"));
 
     expect(result).not.toBeNull();
-    const written = await filesUnder(tmpPath);
+    const written = await filesUnder(temp.path);
     expect(written).toHaveLength(1);
     expect(await readFile(written[0] ?? "", "utf8")).toBe("Y".repeat(100));
   });
@@ -128,10 +110,10 @@ describe("seed 000: externalization failure cleanup", () => {
           expect(secondPath).not.toBeNull();
           expect(firstPath === secondPath).toBe(secondContent === "A".repeat(1000));
         }
-        const written = await filesUnder(tmpPath);
+        const written = await filesUnder(temp.path);
         expect(written).toHaveLength(secondPath !== null && secondPath !== firstPath ? 2 : 1);
         // Every advertised path retains its complete bytes, with no leftover temps.
-        const storage = join(tmpPath, "sub");
+        const storage = join(temp.path, "sub");
         expect(await readFile(join(storage, fileNameOf(firstPath ?? "")), "utf8")).toBe(
           "A".repeat(1000),
         );
@@ -143,7 +125,7 @@ describe("seed 000: externalization failure cleanup", () => {
   }
 
   it("test_temporary_file_creation_failure_preserves_existing_output", async () => {
-    const storageDir = join(tmpPath, "sub");
+    const storageDir = join(temp.path, "sub");
     const content = "Previous complete output";
     const path = await externalizeToolOutput(content, target("call_1"));
     expect(path).not.toBeNull();
@@ -190,7 +172,7 @@ describe("seed 000: externalization failure cleanup", () => {
       `;
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ["--import", "tsx", "--input-type=module", "-e", script, tmpPath, String(mask)],
+        ["--import", "tsx", "--input-type=module", "-e", script, temp.path, String(mask)],
         { cwd: process.cwd(), timeout: 30_000 },
       );
       const observed: { modes: number[]; content: string } = JSON.parse(stdout);
@@ -200,7 +182,7 @@ describe("seed 000: externalization failure cleanup", () => {
   }
 
   it("test_exclusive_creation_collision_preserves_other_writers_temp", async () => {
-    const storageDir = join(tmpPath, "sub");
+    const storageDir = join(temp.path, "sub");
     const content = "Previous complete output";
     const path = await externalizeToolOutput(content, target("call_1"));
     expect(path).not.toBeNull();
