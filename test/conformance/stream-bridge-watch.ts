@@ -1,18 +1,15 @@
-/**
- * `StreamBridge.watch`, the push form of `subscribe`, as executable spec: the same items in the
- * same order (cursor, gap, end), none handed over while paused. Called from `describeStreamBridge`,
- * so every bridge adapter runs it. The in-process bridge hands items over synchronously and a
- * Redis one as its reads return: every check waits for the items it expects.
- */
-import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type {
   StreamBridge,
   StreamWatch,
   SubscribeOptions,
   WatchItem,
 } from "../../src/ports/stream-bridge.js";
-import type { StreamBridgeFixture, StreamBridgeOptions } from "./stream-bridge.js";
+import {
+  bridgesPerTest,
+  type StreamBridgeFixture,
+  type StreamBridgeOptions,
+} from "./stream-bridge-fixture.js";
 
 /** Long enough that a heartbeat never shows up in tests that do not ask for one. */
 const QUIET_HEARTBEAT_MS = 600_000;
@@ -39,24 +36,8 @@ export function describeStreamBridgeWatch(
   makeBridge: (options: StreamBridgeOptions) => Promise<StreamBridgeFixture>,
 ): void {
   describe("watch", () => {
-    const fixtures: StreamBridgeFixture[] = [];
-    let runId: string;
-
-    async function open(options: StreamBridgeOptions = {}): Promise<StreamBridge> {
-      const fixture = await makeBridge(options);
-      fixtures.push(fixture);
-      return fixture.bridge;
-    }
-
-    beforeEach(() => {
-      runId = `run-${randomUUID()}`;
-    });
-
-    afterEach(async () => {
-      for (const fixture of fixtures.splice(0)) {
-        await (fixture.cleanup ? fixture.cleanup() : fixture.bridge.close());
-      }
-    });
+    const perTest = bridgesPerTest(makeBridge);
+    const open = perTest.open;
 
     /**
      * A watch of the test's run recording what it hands over (heartbeats skipped unless asked
@@ -71,7 +52,7 @@ export function describeStreamBridgeWatch(
       let wake: (() => void) | null = null;
       const { keepHeartbeats = false, ...subscribeOptions } = options;
       const watch = bridge.watch(
-        runId,
+        perTest.runId,
         { heartbeatMs: QUIET_HEARTBEAT_MS, ...subscribeOptions },
         (item) => {
           if (item.kind !== "heartbeat" || keepHeartbeats) items.push(item);
@@ -101,7 +82,8 @@ export function describeStreamBridgeWatch(
 
     async function publishMany(bridge: StreamBridge, count: number): Promise<string[]> {
       const ids: string[] = [];
-      for (let n = 0; n < count; n += 1) ids.push(await bridge.publish(runId, "values", { n }));
+      for (let n = 0; n < count; n += 1)
+        ids.push(await bridge.publish(perTest.runId, "values", { n }));
       return ids;
     }
 
@@ -111,7 +93,7 @@ export function describeStreamBridgeWatch(
       const recording = record(bridge);
       recording.watch.resume();
       const live = await publishMany(bridge, 2);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
 
       const items = await recording.finished();
 
@@ -121,7 +103,7 @@ export function describeStreamBridgeWatch(
         kind: "event",
         event: { id: ids[0], event: "values", data: { n: 0 } },
       });
-      await bridge.publish(runId, "values", { late: true });
+      await bridge.publish(perTest.runId, "values", { late: true });
       await quiet();
       expect(items).toHaveLength(6);
     });
@@ -141,7 +123,7 @@ export function describeStreamBridgeWatch(
     it("holds items back while paused and hands the rest over in order on resume", async () => {
       const bridge = await open();
       const ids = await publishMany(bridge, 5);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       // The consumer is full after every item, as an SSE response whose socket buffer is.
       const recording = record(bridge, {}, (_item, watch) => watch.pause());
       recording.watch.resume();
@@ -160,7 +142,7 @@ export function describeStreamBridgeWatch(
     it("resumes right after every possible cursor, then end", async () => {
       const bridge = await open();
       const ids = await publishMany(bridge, 6);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       for (const [index, cursor] of ids.entries()) {
         const recording = record(bridge, { lastEventId: cursor });
         recording.watch.resume();
@@ -176,14 +158,14 @@ export function describeStreamBridgeWatch(
       const recording = record(bridge, { lastEventId: ids[2] });
       recording.watch.resume();
       const more = await publishMany(bridge, 2);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       expect(eventIds(await recording.finished())).toEqual(more);
     });
 
     it("replays from the earliest retained event for a cursor the bridge did not issue", async () => {
       const bridge = await open();
       const ids = await publishMany(bridge, 3);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       const recording = record(bridge, { lastEventId: "not-an-id" });
       recording.watch.resume();
       expect(eventIds(await recording.finished())).toEqual(ids);
@@ -234,7 +216,7 @@ export function describeStreamBridgeWatch(
       const recording = record(bridge);
       recording.watch.resume();
       await quiet();
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       expect(await recording.finished()).toEqual([{ kind: "end" }]);
     });
 
@@ -245,8 +227,8 @@ export function describeStreamBridgeWatch(
       await recording.until((items) => items.length > 0);
       expect(recording.items[0]).toEqual({ kind: "heartbeat" });
 
-      const id = await bridge.publish(runId, "values", {});
-      await bridge.publishEnd(runId);
+      const id = await bridge.publish(perTest.runId, "values", {});
+      await bridge.publishEnd(perTest.runId);
       const items = (await recording.finished()).filter((item) => item.kind !== "heartbeat");
       expect(eventIds(items)).toEqual([id]);
       expect(items.at(-1)).toEqual({ kind: "end" });
@@ -267,7 +249,7 @@ export function describeStreamBridgeWatch(
       closed.watch.close();
       closed.watch.resume();
       await publishMany(bridge, 2);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       await quiet();
 
       expect(kinds(aborted.items)).toEqual(["event"]);
@@ -277,7 +259,7 @@ export function describeStreamBridgeWatch(
     it("hands nothing over for an already aborted signal", async () => {
       const bridge = await open();
       await publishMany(bridge, 2);
-      await bridge.publishEnd(runId);
+      await bridge.publishEnd(perTest.runId);
       const recording = record(bridge, { signal: AbortSignal.abort() });
       recording.watch.resume();
       await quiet();

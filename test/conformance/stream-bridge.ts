@@ -1,25 +1,14 @@
-/**
- * The StreamBridge contract as executable spec, shared by every bridge adapter (memory, Redis);
- * its push form, `watch`, in stream-bridge-watch.ts, run from here.
- * Each test uses a fresh random run id, so a shared Redis works. Nothing here measures time: a
- * test that would hang on a broken bridge is bounded by vitest's test timeout instead.
- */
-import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { OwnershipLostError } from "../../src/core/errors.js";
 import type { StreamBridge, StreamItem, SubscribeOptions } from "../../src/ports/stream-bridge.js";
+import {
+  bridgesPerTest,
+  type StreamBridgeFixture,
+  type StreamBridgeOptions,
+} from "./stream-bridge-fixture.js";
 import { describeStreamBridgeWatch } from "./stream-bridge-watch.js";
 
-export interface StreamBridgeOptions {
-  /** Events retained per run; small values let tests force eviction. */
-  queueMaxSize?: number;
-}
-
-export interface StreamBridgeFixture {
-  bridge: StreamBridge;
-  /** Defaults to `bridge.close()`. */
-  cleanup?: () => Promise<void>;
-}
+export type { StreamBridgeFixture, StreamBridgeOptions } from "./stream-bridge-fixture.js";
 
 /** Long enough that a heartbeat never shows up in tests that do not ask for one. */
 const QUIET_HEARTBEAT_MS = 600_000;
@@ -29,25 +18,8 @@ export function describeStreamBridge(
   makeBridge: (options: StreamBridgeOptions) => Promise<StreamBridgeFixture>,
 ): void {
   describe(`StreamBridge contract: ${name}`, () => {
-    const fixtures: StreamBridgeFixture[] = [];
-    let runId: string;
-
-    /** A bridge for this test, closed after it. */
-    async function open(options: StreamBridgeOptions = {}): Promise<StreamBridge> {
-      const fixture = await makeBridge(options);
-      fixtures.push(fixture);
-      return fixture.bridge;
-    }
-
-    beforeEach(() => {
-      runId = `run-${randomUUID()}`;
-    });
-
-    afterEach(async () => {
-      for (const fixture of fixtures.splice(0)) {
-        await (fixture.cleanup ? fixture.cleanup() : fixture.bridge.close());
-      }
-    });
+    const perTest = bridgesPerTest(makeBridge);
+    const open = perTest.open;
 
     /** Reads until the bridge ends the iteration (after `end` or `gap`), skipping heartbeats. */
     async function readAll(
@@ -55,7 +27,7 @@ export function describeStreamBridge(
       options: SubscribeOptions = {},
     ): Promise<StreamItem[]> {
       const items: StreamItem[] = [];
-      for await (const item of bridge.subscribe(runId, {
+      for await (const item of bridge.subscribe(perTest.runId, {
         heartbeatMs: QUIET_HEARTBEAT_MS,
         ...options,
       })) {
@@ -66,7 +38,8 @@ export function describeStreamBridge(
 
     async function publishMany(bridge: StreamBridge, count: number): Promise<string[]> {
       const ids: string[] = [];
-      for (let n = 0; n < count; n += 1) ids.push(await bridge.publish(runId, "values", { n }));
+      for (let n = 0; n < count; n += 1)
+        ids.push(await bridge.publish(perTest.runId, "values", { n }));
       return ids;
     }
 
@@ -78,8 +51,11 @@ export function describeStreamBridge(
       it("delivers published events in order with their data, then end", async () => {
         const bridge = await open();
         const ids = await publishMany(bridge, 5);
-        await bridge.publish(runId, "custom", { nested: { list: [1, "two"] }, text: "héllo" });
-        await bridge.publishEnd(runId);
+        await bridge.publish(perTest.runId, "custom", {
+          nested: { list: [1, "two"] },
+          text: "héllo",
+        });
+        await bridge.publishEnd(perTest.runId);
 
         const items = await readAll(bridge);
 
@@ -99,10 +75,10 @@ export function describeStreamBridge(
       it("wakes a waiting subscriber when an event is published", async () => {
         const bridge = await open();
         const iterator = bridge
-          .subscribe(runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
+          .subscribe(perTest.runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
           [Symbol.asyncIterator]();
         const pending = iterator.next();
-        const id = await bridge.publish(runId, "values", { live: true });
+        const id = await bridge.publish(perTest.runId, "values", { live: true });
         await expect(pending).resolves.toEqual({
           done: false,
           value: { kind: "event", event: { id, event: "values", data: { live: true } } },
@@ -115,7 +91,7 @@ export function describeStreamBridge(
         const early = await publishMany(bridge, 3);
         const readers = Array.from({ length: 5 }, () => readAll(bridge));
         const late = await publishMany(bridge, 20);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
 
         const results = await Promise.all(readers);
 
@@ -127,9 +103,9 @@ export function describeStreamBridge(
 
       it("reports whether a stream exists", async () => {
         const bridge = await open();
-        expect(await bridge.streamExists(runId)).toBe(false);
-        await bridge.publish(runId, "values", {});
-        expect(await bridge.streamExists(runId)).toBe(true);
+        expect(await bridge.streamExists(perTest.runId)).toBe(false);
+        await bridge.publish(perTest.runId, "values", {});
+        expect(await bridge.streamExists(perTest.runId)).toBe(true);
       });
     });
 
@@ -137,7 +113,7 @@ export function describeStreamBridge(
       it("resumes right after every possible cursor, with no loss and no duplicate", async () => {
         const bridge = await open();
         const ids = await publishMany(bridge, 10);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
 
         for (const [index, cursor] of ids.entries()) {
           const items = await readAll(bridge, { lastEventId: cursor });
@@ -151,14 +127,14 @@ export function describeStreamBridge(
         const ids = await publishMany(bridge, 3);
         const reading = readAll(bridge, { lastEventId: ids[2] });
         const more = await publishMany(bridge, 2);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(eventIds(await reading)).toEqual(more);
       });
 
       it("replays from the earliest retained event for a malformed or unknown cursor", async () => {
         const bridge = await open();
         const ids = await publishMany(bridge, 4);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         for (const cursor of ["not-an-id", "12-ab", "9999999999999-999"]) {
           expect(eventIds(await readAll(bridge, { lastEventId: cursor })), cursor).toEqual(ids);
         }
@@ -167,7 +143,7 @@ export function describeStreamBridge(
       it("treats a null cursor as no cursor", async () => {
         const bridge = await open();
         const ids = await publishMany(bridge, 2);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(eventIds(await readAll(bridge, { lastEventId: null }))).toEqual(ids);
       });
     });
@@ -194,14 +170,14 @@ export function describeStreamBridge(
       it("without a cursor starts at the earliest retained event", async () => {
         const bridge = await open({ queueMaxSize: 4 });
         const ids = await publishMany(bridge, 10);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(eventIds(await readAll(bridge))).toEqual(ids.slice(6));
       });
 
       it("sends a gap and stops when a live subscriber falls behind the window", async () => {
         const bridge = await open({ queueMaxSize: 4 });
         const iterator = bridge
-          .subscribe(runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
+          .subscribe(perTest.runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
           [Symbol.asyncIterator]();
         const first = iterator.next();
         const [firstId] = await publishMany(bridge, 1);
@@ -229,8 +205,8 @@ export function describeStreamBridge(
       it("delivers end after a full window, once, even if publishEnd is repeated", async () => {
         const bridge = await open({ queueMaxSize: 4 });
         const ids = await publishMany(bridge, 4);
-        await bridge.publishEnd(runId);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
+        await bridge.publishEnd(perTest.runId);
 
         const items = await readAll(bridge);
 
@@ -241,23 +217,23 @@ export function describeStreamBridge(
       it("ends at once for a cursor on the last event of an ended stream", async () => {
         const bridge = await open();
         const ids = await publishMany(bridge, 3);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(await readAll(bridge, { lastEventId: ids[2] })).toEqual([{ kind: "end" }]);
       });
 
       it("ends a stream that never had events", async () => {
         const bridge = await open();
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(await readAll(bridge)).toEqual([{ kind: "end" }]);
       });
 
       it("wakes a waiting subscriber with end, then stops", async () => {
         const bridge = await open();
         const iterator = bridge
-          .subscribe(runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
+          .subscribe(perTest.runId, { heartbeatMs: QUIET_HEARTBEAT_MS })
           [Symbol.asyncIterator]();
         const pending = iterator.next();
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(await pending).toEqual({ done: false, value: { kind: "end" } });
         expect((await iterator.next()).done).toBe(true);
       });
@@ -266,15 +242,15 @@ export function describeStreamBridge(
     describe("write fence", () => {
       it("a fenced publish after a peer's end is refused and appends nothing", async () => {
         const bridge = await open();
-        const owner = { fence: { runId, workerId: "fence-owner" } };
-        const peer = { fence: { runId, workerId: "fence-peer" } };
-        const first = await bridge.publish(runId, "values", { n: 0 }, owner);
+        const owner = { fence: { runId: perTest.runId, workerId: "fence-owner" } };
+        const peer = { fence: { runId: perTest.runId, workerId: "fence-peer" } };
+        const first = await bridge.publish(perTest.runId, "values", { n: 0 }, owner);
         // The peer that recovered the run ends its stream.
-        await bridge.publishEnd(runId, peer);
-        await expect(bridge.publish(runId, "values", { n: 1 }, owner)).rejects.toBeInstanceOf(
-          OwnershipLostError,
-        );
-        await bridge.publishEnd(runId, owner);
+        await bridge.publishEnd(perTest.runId, peer);
+        await expect(
+          bridge.publish(perTest.runId, "values", { n: 1 }, owner),
+        ).rejects.toBeInstanceOf(OwnershipLostError);
+        await bridge.publishEnd(perTest.runId, owner);
         const items = await readAll(bridge);
         expect(eventIds(items)).toEqual([first]);
         expect(kinds(items)).toEqual(["event", "end"]);
@@ -283,15 +259,20 @@ export function describeStreamBridge(
       it("a fenced publish by another writer than the stream's is refused", async () => {
         const bridge = await open();
         const first = await bridge.publish(
-          runId,
+          perTest.runId,
           "values",
           { n: 0 },
-          { fence: { runId, workerId: "w-a" } },
+          { fence: { runId: perTest.runId, workerId: "w-a" } },
         );
         await expect(
-          bridge.publish(runId, "values", { n: 1 }, { fence: { runId, workerId: "w-b" } }),
+          bridge.publish(
+            perTest.runId,
+            "values",
+            { n: 1 },
+            { fence: { runId: perTest.runId, workerId: "w-b" } },
+          ),
         ).rejects.toBeInstanceOf(OwnershipLostError);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         expect(eventIds(await readAll(bridge))).toEqual([first]);
       });
     });
@@ -299,12 +280,14 @@ export function describeStreamBridge(
     describe("heartbeat", () => {
       it("yields a heartbeat while nothing is published, and still delivers afterwards", async () => {
         const bridge = await open();
-        const iterator = bridge.subscribe(runId, { heartbeatMs: 20 })[Symbol.asyncIterator]();
+        const iterator = bridge
+          .subscribe(perTest.runId, { heartbeatMs: 20 })
+          [Symbol.asyncIterator]();
 
         expect(await iterator.next()).toEqual({ done: false, value: { kind: "heartbeat" } });
 
-        const id = await bridge.publish(runId, "values", {});
-        await bridge.publishEnd(runId);
+        const id = await bridge.publish(perTest.runId, "values", {});
+        await bridge.publishEnd(perTest.runId);
         const rest: StreamItem[] = [];
         for (let step = await iterator.next(); !step.done; step = await iterator.next()) {
           if (step.value.kind !== "heartbeat") rest.push(step.value);
@@ -319,10 +302,10 @@ export function describeStreamBridge(
         const bridge = await open();
         const controller = new AbortController();
         const iterator = bridge
-          .subscribe(runId, { signal: controller.signal, heartbeatMs: QUIET_HEARTBEAT_MS })
+          .subscribe(perTest.runId, { signal: controller.signal, heartbeatMs: QUIET_HEARTBEAT_MS })
           [Symbol.asyncIterator]();
         const first = iterator.next();
-        await bridge.publish(runId, "values", {});
+        await bridge.publish(perTest.runId, "values", {});
         expect((await first).value).toMatchObject({ kind: "event" });
 
         const parked = iterator.next();
@@ -344,7 +327,7 @@ export function describeStreamBridge(
         await publishMany(bridge, 3);
         const controller = new AbortController();
         const iterator = bridge
-          .subscribe(runId, { signal: controller.signal, heartbeatMs: QUIET_HEARTBEAT_MS })
+          .subscribe(perTest.runId, { signal: controller.signal, heartbeatMs: QUIET_HEARTBEAT_MS })
           [Symbol.asyncIterator]();
         expect((await iterator.next()).value).toMatchObject({ kind: "event" });
         controller.abort();
@@ -356,28 +339,28 @@ export function describeStreamBridge(
       it("drops the stream at once by default", async () => {
         const bridge = await open();
         await publishMany(bridge, 2);
-        await bridge.publishEnd(runId);
-        await bridge.cleanup(runId);
-        expect(await bridge.streamExists(runId)).toBe(false);
+        await bridge.publishEnd(perTest.runId);
+        await bridge.cleanup(perTest.runId);
+        expect(await bridge.streamExists(perTest.runId)).toBe(false);
       });
 
       it("drops the stream only after the delay", async () => {
         const bridge = await open();
         await publishMany(bridge, 1);
-        await bridge.publishEnd(runId);
-        const cleaning = bridge.cleanup(runId, { delayMs: 20 });
-        expect(await bridge.streamExists(runId)).toBe(true);
+        await bridge.publishEnd(perTest.runId);
+        const cleaning = bridge.cleanup(perTest.runId, { delayMs: 20 });
+        expect(await bridge.streamExists(perTest.runId)).toBe(true);
         await cleaning;
-        expect(await bridge.streamExists(runId)).toBe(false);
+        expect(await bridge.streamExists(perTest.runId)).toBe(false);
       });
 
       it("a fresh subscriber of a stream re-created after cleanup gets it whole, with no gap", async () => {
         const bridge = await open({ queueMaxSize: 4 });
         await publishMany(bridge, 6);
-        await bridge.publishEnd(runId);
-        await bridge.cleanup(runId);
+        await bridge.publishEnd(perTest.runId);
+        await bridge.cleanup(perTest.runId);
         const ids = await publishMany(bridge, 3);
-        await bridge.publishEnd(runId);
+        await bridge.publishEnd(perTest.runId);
         const items = await readAll(bridge);
         expect(eventIds(items)).toEqual(ids);
         expect(kinds(items)).toEqual(["event", "event", "event", "end"]);
@@ -385,17 +368,17 @@ export function describeStreamBridge(
 
       it("accepts cleanup of an unknown run", async () => {
         const bridge = await open();
-        await expect(bridge.cleanup(runId)).resolves.toBeUndefined();
+        await expect(bridge.cleanup(perTest.runId)).resolves.toBeUndefined();
       });
     });
 
     describe("producer lease", () => {
       it("accepts the lease calls in the worker's order", async () => {
         const bridge = await open();
-        expect(await bridge.startProducerLease(runId)).toBe(true);
-        bridge.transferProducerLease(runId, { name: `run-finalization-${runId}` });
-        await bridge.publishEnd(runId);
-        await expect(bridge.finishProducerLease(runId)).resolves.toBeUndefined();
+        expect(await bridge.startProducerLease(perTest.runId)).toBe(true);
+        bridge.transferProducerLease(perTest.runId, { name: `run-finalization-${perTest.runId}` });
+        await bridge.publishEnd(perTest.runId);
+        await expect(bridge.finishProducerLease(perTest.runId)).resolves.toBeUndefined();
       });
     });
 
