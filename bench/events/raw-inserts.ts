@@ -3,18 +3,9 @@ import pg from "pg";
 import type { NewRunEvent } from "../../src/ports/run-event-store.js";
 import { openSqlDatabase } from "../../src/stores/sql/database.js";
 import { encodeEvent } from "../../src/stores/sql/event-codec.js";
+import { INSERT_COLUMNS } from "../../src/stores/sql/sql-event-statements.js";
 
-const COLUMNS = [
-  "thread_id",
-  "run_id",
-  "user_id",
-  "event_type",
-  "category",
-  "content",
-  "event_metadata",
-  "created_at",
-  "seq",
-] as const;
+const COLUMNS = INSERT_COLUMNS;
 interface Row {
   thread_id: string;
   run_id: string;

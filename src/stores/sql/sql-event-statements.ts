@@ -14,7 +14,8 @@ import { sqlStatement } from "./sql-text.js";
  * prepared while it waits for its thread's lock.
  */
 
-const INSERT_COLUMNS = [
+/** The `run_events` columns an insert writes, in order (the raw-insert bench replays them too). */
+export const INSERT_COLUMNS = [
   "thread_id",
   "run_id",
   "user_id",
