@@ -199,6 +199,33 @@ export class CancelledError extends FawnError {
 
 export const isCancelledError = CancelledError.isCancelled;
 
+const AGENT_RUN_CODES: Record<number, FawnErrorCode> = {
+  400: "bad_request",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  422: "validation_failed",
+  503: "store_unavailable",
+};
+
+/**
+ * What a plugin's run handle (`AgentRuns`) throws: the HTTP status the same request would get and
+ * a message that says what was wrong. One class, so a plugin branches on `status` alone.
+ */
+export class AgentRunError extends FawnError {
+  constructor(status: number, message: string, options?: FawnErrorOptions) {
+    super(AGENT_RUN_CODES[status] ?? "internal", message, { ...options, status });
+  }
+
+  /** Re-throws any Fawn error as an AgentRunError of the same status and message. */
+  static from(error: unknown): AgentRunError | null {
+    if (error instanceof AgentRunError) return error;
+    if (isFawnError(error)) return new AgentRunError(error.status, error.message, { cause: error });
+    return null;
+  }
+}
+
 /** Renders any thrown value as a short message without internals. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
