@@ -32,6 +32,8 @@ export interface GatewayOptions {
   deps: GatewayDeps;
   /** How the served graph describes itself; default: an undescribed `lead_agent`. */
   agent?: AgentDescription;
+  /** Built from `deps` unless given (the composition root shares one set with plugins). */
+  services?: GatewayServices;
   /** Default: from `deps.config.auth.mode`. */
   auth?: AuthProvider;
   /** Idle time before an SSE heartbeat comment (default 15 s). */
@@ -61,12 +63,48 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
       loginAttempts: deps.loginAttempts,
       logger,
     });
+  const services = options.services ?? createGatewayServices(deps, options);
+
+  const app = new Hono<GatewayEnv>();
+  const repeatedLines = new LogThrottle();
+  app.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
+  app.notFound((c) =>
+    c.json(
+      { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
+      404,
+    ),
+  );
+  app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
+  const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  app.route("/api", api);
+  app.route("/api/langgraph", api);
+  // Last: the UI and its SPA fallback never shadow `/api/*` or `/health`.
+  if (options.webRoot !== false) app.route("/", webRoutes(options.webRoot));
+  return app;
+}
+
+/** How route handlers' services are built; `createGatewayApp` builds them unless given. */
+export type GatewayServicesOptions = Pick<
+  GatewayOptions,
+  "agent" | "heartbeatMs" | "streamHooks" | "logger"
+>;
+
+/**
+ * The services the routes call, over the runtime's parts. Built once per process: the composition
+ * root shares them with in-process callers (plugin run handles) so both see one state.
+ */
+export function createGatewayServices(
+  deps: GatewayDeps,
+  options: GatewayServicesOptions = {},
+): GatewayServices {
+  const { config, stores } = deps;
+  const logger = (options.logger ?? deps.logger).child({ component: "gateway" });
   const state = new ThreadStateService(deps.checkpointer);
   const threads = new ThreadService({ home: config.home, manager: deps.manager, stores }, state);
   const assistants = new AssistantCatalog(
     options.agent ?? { kind: "lead_agent", name: "lead_agent", description: "The lead agent." },
   );
-  const services: GatewayServices = {
+  return {
     config,
     state,
     threads,
@@ -89,23 +127,6 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
     streamHooks: options.streamHooks,
     logger,
   };
-
-  const app = new Hono<GatewayEnv>();
-  const repeatedLines = new LogThrottle();
-  app.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
-  app.notFound((c) =>
-    c.json(
-      { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
-      404,
-    ),
-  );
-  app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
-  const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-  app.route("/api", api);
-  app.route("/api/langgraph", api);
-  // Last: the UI and its SPA fallback never shadow `/api/*` or `/health`.
-  if (options.webRoot !== false) app.route("/", webRoutes(options.webRoot));
-  return app;
 }
 
 function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number): Hono<GatewayEnv> {
