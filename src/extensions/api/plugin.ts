@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import type { AgentRuns } from "./agent-runs.js";
 
 /*
@@ -61,6 +62,12 @@ export interface ExtensionServiceDeps {
   databaseUrl: string;
   /** A folder the plugin owns: `<home>/extensions/<namespace>`. */
   dataDir: string;
+  /**
+   * A Kysely connection for the plugin's own tables, through the host's SQL layer: the host's
+   * database (SQLite or PostgreSQL), or a SQLite file of the plugin's when `sqlitePath` is given.
+   * The plugin creates and migrates its tables (prefix them with its name) and closes it on stop.
+   */
+  openDatabase(options?: { sqlitePath?: string }): Promise<PluginDatabase>;
   /** A run handle for a user, already bound to this plugin's namespace (server-side callers only). */
   agentRunsFor(userId: string): AgentRuns;
   logger: PluginLogger;
@@ -148,4 +155,11 @@ export interface PluginHttpResponse {
   status?: number;
   /** JSON-encoded for the answer. */
   body: unknown;
+}
+
+/** A plugin's SQL connection: `db.withTables<T>()` types it with the plugin's tables. */
+export interface PluginDatabase {
+  dialect: "sqlite" | "postgres";
+  db: Kysely<Record<string, never>>;
+  close(): Promise<void>;
 }
