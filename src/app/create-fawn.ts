@@ -8,6 +8,8 @@ import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
+import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
+import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AgentFactory } from "../ports/agent.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
@@ -25,6 +27,7 @@ import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-save
 import { openSqlStores } from "../stores/sql/stores.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
+import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
 
 /** What `createFawn` chose that the graph is built over. */
@@ -33,6 +36,10 @@ export interface AgentParts {
   checkpointer: BaseCheckpointSaver;
   /** Where the agent's tools run commands and touch files. */
   sandbox: SandboxProvider;
+  /** Loaded plugins: their tools and model hooks join the lead agent. */
+  extensions?: LoadedExtensions | null;
+  /** Run handles for plugin tools (a provider attached once the gateway exists). */
+  agentRuns?: AgentRunsProvider | null;
 }
 
 /** Builds the runtime's agent factory once the checkpointer and sandbox are chosen. */
@@ -49,7 +56,7 @@ export type AgentChoice =
 
 export type CreateFawnOptions = CreateFawnSettings & AgentChoice;
 
-export interface CreateFawnSettings {
+export interface CreateFawnSettings extends PluginSettings {
   /** A validated config; default: `loadConfig()` (config.yaml + environment). */
   config?: FawnConfig;
   /**
@@ -97,6 +104,10 @@ export interface Fawn {
   runs: RunService;
   recovery: OrphanRecovery;
   logger: Logger;
+  /** The plugins `config.plugins` loaded, and what failed (`diagnostics`). */
+  extensions: PreparedPlugins["extensions"];
+  /** Where plugins get run handles: attach the provider once the gateway's services exist. */
+  agentRuns: PreparedPlugins["agentRuns"];
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
 }
@@ -105,6 +116,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const config = options.config ?? (await loadConfig()).config;
   const logger = options.logger ?? rootLogger;
   const paths = new FawnPaths(config.home);
+  // Before anything is opened: a `required` plugin that fails to load stops start-up here.
+  const plugins = await preparePlugins(config, options, logger);
   // First: an explicitly chosen provider that cannot work here fails before anything is opened.
   const sandbox =
     options.sandbox ??
@@ -156,12 +169,18 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
       ...options.runContext,
     },
-    agentFactory: agentFactoryOf(options, { checkpointer, sandbox }),
+    agentFactory: agentFactoryOf(options, {
+      checkpointer,
+      sandbox,
+      extensions: plugins.extensions,
+      agentRuns: plugins.agentRuns,
+    }),
   });
   const recovery = new OrphanRecovery(runs, stores.threads);
   await recovery.runOnce("startup");
   recovery.start((config.runtime.recovery_interval_seconds ?? 1) * 1000);
   manager.startHeartbeat();
+  await plugins.host.start();
   return {
     config,
     stores,
@@ -173,7 +192,11 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     runs,
     recovery,
     logger,
+    extensions: plugins.extensions,
+    agentRuns: plugins.agentRuns,
     async close() {
+      // First: plugin services start runs, so they stop before the runs drain and stores close.
+      await plugins.host.stop();
       recovery.stop();
       runs.close();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });

@@ -15,6 +15,8 @@ export function gatewayDepsOf(fawn: Fawn): GatewayDeps {
     runService: fawn.runs,
     loginAttempts: fawn.loginAttempts,
     logger: fawn.logger,
+    extensions: fawn.extensions,
+    agentRuns: fawn.agentRuns,
   };
 }
 

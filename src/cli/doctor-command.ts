@@ -1,13 +1,45 @@
+import { dirname } from "node:path";
 import { Command } from "commander";
 import { diagnoseMcpServers } from "../agent/mcp/mcp-diagnostics.js";
 import { listModels } from "../agent/models/list-models.js";
+import { BUILTIN_PLUGINS } from "../app/builtin-plugins.js";
 import { openStores } from "../app/create-fawn.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
+import { describeExtensions, loadExtensions } from "../extensions/host/index.js";
 import { describeSandboxProviders } from "../sandbox/index.js";
 
 type Check = { name: string; ok: boolean; detail: string };
+
+/**
+ * Loads `plugins:` as the server would (each plugin's `install` runs) and describes every entry;
+ * a failed entry is a failed check. Runtime failures of a running server are at GET /api/extensions.
+ */
+async function checkPlugins(
+  config: Parameters<typeof loadExtensions>[0]["entries"],
+  baseDir: string,
+): Promise<{ check: Check | null; lines: string[] }> {
+  if (config.length === 0) return { check: null, lines: ["plugins: none configured"] };
+  try {
+    const extensions = await loadExtensions({
+      entries: config,
+      builtins: BUILTIN_PLUGINS,
+      baseDir,
+    });
+    const failed = extensions.entries.filter((entry) => entry.status === "failed").length;
+    return {
+      check: {
+        name: "plugins",
+        ok: failed === 0,
+        detail: `${extensions.plugins.length} loaded, ${failed} failed`,
+      },
+      lines: describeExtensions(extensions),
+    };
+  } catch (error) {
+    return { check: { name: "plugins", ok: false, detail: describeError(error) }, lines: [] };
+  }
+}
 
 /** Hide credentials in a connection URL before it is printed. */
 function redactUrl(url: string): string {
@@ -90,6 +122,9 @@ export function doctorCommand(): Command {
         checks.push({ name: `mcp ${server.name}`, ok: server.ok, detail: server.detail });
         if (server.hint) lines.push(`  hint (mcp ${server.name}): ${server.hint}`);
       }
+      const plugins = await checkPlugins(config.plugins, source ? dirname(source) : process.cwd());
+      if (plugins.check) checks.push(plugins.check);
+      lines.push(...plugins.lines);
       for (const model of listModels(config)) {
         const label = model.offline_demo ? "offline demo" : model.provider;
         lines.push(`model ${model.name}: ${label}${model.is_default ? " (default)" : ""}`);

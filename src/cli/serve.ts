@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { createBridge, createFawn } from "../app/create-fawn.js";
 import { createFawnGateway } from "../app/fawn-gateway.js";
 import { loadConfig } from "../core/config/load-config.js";
@@ -30,6 +31,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     bridge: createBridge(config),
     buildAgent: agent.build,
     completionHooks: true,
+    // Relative `plugins[].use` paths are relative to the config file.
+    ...(source ? { pluginBaseDir: dirname(source) } : {}),
   });
   const app = createFawnGateway(fawn, { logger, agent: agent.description });
   const server = await startGatewayServer(app, {

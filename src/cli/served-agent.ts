@@ -30,11 +30,13 @@ export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
   let factory: AgentFactory | undefined;
   return {
     description: LEAD_AGENT_DESCRIPTION,
-    build: ({ checkpointer, sandbox }) => {
+    build: ({ checkpointer, sandbox, extensions, agentRuns }) => {
       factory ??= createLeadAgentFactory({
         config,
         checkpointer,
         logger,
+        extensions: extensions ?? null,
+        agentRuns: agentRuns ?? null,
         sandbox: { provider: sandbox, settings: sandboxToolSettingsOf(config) },
       });
       return factory;

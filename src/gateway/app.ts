@@ -14,6 +14,7 @@ import type { GatewayEnv } from "./http/gateway-env.js";
 import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
+import { type PluginRoutesDeps, pluginRoutes } from "./plugin-routes/plugin-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
@@ -75,7 +76,10 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
     ),
   );
   app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
-  const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const plugins: PluginRoutesDeps | null = deps.extensions
+    ? { extensions: deps.extensions, agentRuns: deps.agentRuns ?? null, logger }
+    : null;
+  const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, plugins);
   app.route("/api", api);
   app.route("/api/langgraph", api);
   // Last: the UI and its SPA fallback never shadow `/api/*` or `/health`.
@@ -129,7 +133,12 @@ export function createGatewayServices(
   };
 }
 
-function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number): Hono<GatewayEnv> {
+function apiRoutes(
+  s: GatewayServices,
+  auth: AuthProvider,
+  maxBodyBytes: number,
+  plugins: PluginRoutesDeps | null,
+): Hono<GatewayEnv> {
   const api = new Hono<GatewayEnv>();
   const limitBody = bodyLimit({
     maxSize: maxBodyBytes,
@@ -161,5 +170,7 @@ function apiRoutes(s: GatewayServices, auth: AuthProvider, maxBodyBytes: number)
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
   api.route("/", mcpRoutes(s, auth));
+  // After every host route, so host handlers win; behind the same auth.
+  if (plugins) api.route("/", pluginRoutes(plugins));
   return api;
 }

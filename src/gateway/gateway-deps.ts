@@ -1,6 +1,8 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
+import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
+import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { RunStore } from "../ports/run-store.js";
@@ -50,4 +52,8 @@ export interface GatewayDeps {
   /** Failed-login counters, shared with every process serving the same users. */
   loginAttempts: LoginAttemptStore;
   logger: Logger;
+  /** Loaded plugins: their actions and routes are served under `/api/extensions/`. */
+  extensions?: LoadedExtensions | null;
+  /** Run handles plugin actions and routes act through, for the signed-in caller. */
+  agentRuns?: AgentRunsProvider | null;
 }

@@ -6,6 +6,8 @@ import { isPlainObject } from "../../core/config/env-expansion.js";
 import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../../core/paths.js";
+import type { AgentRunsProvider } from "../../extensions/agent-runs-provider.js";
+import type { LoadedExtensions } from "../../extensions/host/index.js";
 import type { AgentFactory } from "../../ports/agent.js";
 import { mcpToolCacheFor } from "../mcp/mcp-tool-cache.js";
 import { acceptMcpTools } from "../mcp/merge-mcp-tools.js";
@@ -16,6 +18,7 @@ import {
   type MiddlewareConfigSections,
   parseLeadMiddlewareSettings,
 } from "../middlewares/lead-middlewares.js";
+import { createPluginMiddlewares } from "../middlewares/plugin-middleware/plugin-middleware.js";
 import { subagentLimits } from "../middlewares/subagent-limit/subagent-limit-middleware.js";
 import type { AgentMiddleware } from "../middlewares/types.js";
 import { createChatModel } from "../models/create-chat-model.js";
@@ -26,6 +29,7 @@ import { skillsForRun } from "../skills/lead-skills.js";
 import { skillCatalogFromConfig } from "../skills/skill-catalog.js";
 import { createSubagentSupport } from "../subagents/subagent-support.js";
 import { createConfiguredTools } from "../tools/configured-tools.js";
+import { createPluginTools } from "../tools/plugin-tools.js";
 import {
   createSandboxTools,
   type SandboxToolsOptions,
@@ -59,6 +63,10 @@ export interface LeadAgentFactoryOptions {
   baseDir?: string;
   /** `false`: no MCP tools (by default the servers of extensions_config.json join every run). */
   mcp?: false;
+  /** Loaded plugins: their model tools and model hooks join every lead run. */
+  extensions?: LoadedExtensions | null;
+  /** Run handles plugin tools and hooks act through (for the run's user). */
+  agentRuns?: AgentRunsProvider | null;
   logger?: Logger;
 }
 
@@ -95,6 +103,13 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     config: options.config.memory,
     logger,
   });
+  // Plugin tools read the run's user and thread per call, so one set serves every run.
+  const pluginTools = options.extensions
+    ? createPluginTools({ extensions: options.extensions, agentRuns: options.agentRuns ?? null })
+    : [];
+  const pluginMiddlewares = options.extensions
+    ? createPluginMiddlewares(options.extensions, options.agentRuns ?? null)
+    : [];
   // MCP tool names already reported as shadowed (warned once, not on every run).
   const shadowedMcpTools = new Set<string>();
   // Models hold no per-run state, so one instance per (model, thinking, effort) serves every run.
@@ -179,8 +194,9 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         skills: skills.middleware,
         skillToolPolicy: skills.toolPolicy,
         memory: memory.runMiddleware(),
+        plugins: pluginMiddlewares,
       });
-    const leadOnlyTools = [...memory.tools(), ...skills.tools];
+    const leadOnlyTools = [...memory.tools(), ...skills.tools, ...pluginTools];
     // MCP tools come last: every other tool keeps its name, first one wins.
     const acceptedMcpTools = acceptMcpTools(
       [

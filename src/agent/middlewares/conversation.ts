@@ -10,6 +10,7 @@ export const HIDDEN_MESSAGE_NAMES = {
   summary: "summary",
   loopWarning: "loop_warning",
   todoReminder: "todo_reminder",
+  pluginContext: "plugin_context",
 } as const;
 
 const HIDDEN_NAMES = new Set<string>([

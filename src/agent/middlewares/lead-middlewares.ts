@@ -91,6 +91,8 @@ export interface LeadMiddlewareOptions {
   skillToolPolicy?: AgentMiddleware | null;
   /** Built by agent/memory when `memory.enabled`: queues the conversation after the run. */
   memory?: AgentMiddleware | null;
+  /** Plugins' model hooks (`plugin-middleware/`), already ordered; outer of model retry. */
+  plugins?: readonly AgentMiddleware[];
 }
 
 /**
@@ -112,6 +114,8 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
     }),
     createUploadsMiddleware({ paths: options.paths }),
     createDanglingToolCallMiddleware(),
+    // Once per logical model call (a retry does not re-run them), over the repaired history.
+    ...(options.plugins ?? []),
     createModelRetryMiddleware(options.modelRetry),
     createToolErrorMiddleware(),
     options.skills ?? false,

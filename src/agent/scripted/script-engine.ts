@@ -43,6 +43,7 @@ const CONTROL_MESSAGE_NAMES = new Set([
   "todo_reminder",
   "durable_context",
   "date_reminder",
+  "plugin_context",
 ]);
 const CONTROL_ID_PREFIXES = ["view-image-context:"];
 

@@ -206,6 +206,21 @@ const referenceSections = {
   skill_evolution: opaqueSection.optional(),
 };
 
+/**
+ * One `plugins:` entry: a plugin the extension host loads at start-up (`src/extensions/host/`).
+ * `use` names a built-in plugin or a module (path relative to the config file, `#export`).
+ */
+export const pluginEntrySchema = z.strictObject({
+  use: z.string().min(1),
+  enabled: z.boolean().default(true),
+  /** Operator-facing name, shown in diagnostics and `fawn doctor`. */
+  name: z.string().min(1).optional(),
+  /** The plugin's own settings, handed to its `install` as a shallow copy. */
+  config: z.record(z.string(), z.unknown()).default({}),
+  /** A load failure stops start-up instead of being a diagnostic. */
+  required: z.boolean().default(false),
+});
+
 export const fawnConfigSchema = z
   .strictObject({
     config_version: z.number().int().optional(),
@@ -278,6 +293,8 @@ export const fawnConfigSchema = z
       })
       .prefault({}),
     uploads: uploadsConfigSchema.prefault({}),
+    /** Plugins loaded at start-up, in order (a change needs a restart). */
+    plugins: z.array(pluginEntrySchema).default([]),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {
@@ -301,6 +318,7 @@ export type SkillsConfig = z.output<typeof skillsConfigSchema>;
 export type MemoryConfig = z.output<typeof memoryConfigSchema>;
 export type AuthConfig = ParsedConfig["auth"];
 export type UploadsConfig = ParsedConfig["uploads"];
+export type PluginEntry = z.output<typeof pluginEntrySchema>;
 type ParsedConfig = z.output<typeof fawnConfigSchema>;
 
 /** The validated configuration, with environment overrides applied and derived values filled in. */
