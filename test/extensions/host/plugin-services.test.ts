@@ -82,7 +82,12 @@ describe("plugin services", () => {
     // No provider yet: a clear 503; once attached, a handle bound to the plugin, as a service.
     expect(() => deps?.agentRunsFor("owner")).toThrow(AgentRunError);
     const bound: unknown[] = [];
-    slot.attach({ bind: (principal) => (bound.push(principal), fakeAgentRuns()) });
+    slot.attach({
+      bind: (principal) => {
+        bound.push(principal);
+        return fakeAgentRuns();
+      },
+    });
     expect(deps?.agentRunsFor("owner")).toMatchObject({ boundTo: "test.first" });
     expect(bound).toEqual([{ userId: "owner", via: "service" }]);
     await plugins.stop();
