@@ -46,7 +46,8 @@ function moduleUrl(specifier: string, baseDir: string): string {
     return pathToFileURL(path).href;
   }
   if (specifier.startsWith("file:")) return specifier;
-  // A package installed next to the config file first; else one Fawn itself can import.
+  // A package installed next to the config file first; else one Fawn itself can import. (Once
+  // per entry at start-up, like the import itself: module resolution reads the disk.)
   try {
     return pathToFileURL(createRequire(join(baseDir, "config.yaml")).resolve(specifier)).href;
   } catch {
