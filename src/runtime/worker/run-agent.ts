@@ -76,6 +76,7 @@ export async function runAgent(
     fenced: fence ? { fence } : {},
     // The graph writes checkpoints through this view: a woken ex-owner's puts are refused.
     checkpointer: ctx.checkpointer ? checkpointerForRun(ctx.checkpointer, fence) : null,
+    preparedRelease: null,
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -129,6 +130,7 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         },
       );
     }
+    if (!(await prepareRun(f, runSignal))) return;
     const outputs = await snapshotOutputs(f);
     throwIfCancelled(runSignal);
     await streamAgent(f, request, runSignal);
@@ -172,6 +174,31 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     });
     if (late) f.cancellation = late;
   }
+}
+
+/**
+ * The context's pre-agent check. False when it refused the run: the run is staged `error` with
+ * the refusal's stop reason and its agent is never built.
+ */
+async function prepareRun(f: Finalization, signal: AbortSignal): Promise<boolean> {
+  const hook = f.ctx.prepareRun;
+  if (!hook) return true;
+  const { record, manager, bridge } = f;
+  const decision = await hook(record, signal);
+  if (decision.kind === "proceed") {
+    f.preparedRelease = decision.release ?? null;
+    return true;
+  }
+  await bridge
+    .publish(record.runId, "error", { message: decision.error, name: "RunRefused" }, f.fenced)
+    .catch(() => undefined);
+  const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
+    error: decision.error,
+    stopReason: decision.stopReason,
+    persist: false,
+  });
+  if (late) f.cancellation = late;
+  return false;
 }
 
 interface OutputsBaseline {
