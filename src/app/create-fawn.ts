@@ -23,6 +23,9 @@ import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
 import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { openSqlStores } from "../stores/sql/stores.js";
+import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
+import type { ThreadArtifacts } from "../extensions/artifacts/index.js";
+import { agentRunsHostOf, threadArtifactsOf } from "./agent-runs-wiring.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
@@ -96,6 +99,10 @@ export interface Fawn {
   manager: RunManager;
   runs: RunService;
   recovery: OrphanRecovery;
+  /** Run handles for plugins, acting for one user each (`bind`). */
+  agentRuns: AgentRunsProvider;
+  /** File hand-off between threads; its lease and verification seams are replaceable. */
+  artifacts: ThreadArtifacts;
   logger: Logger;
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
@@ -141,6 +148,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger,
   });
+  const artifacts = threadArtifactsOf({ config, paths, sandbox, manager, stores });
   const runs = new RunService({
     manager,
     bridge,
@@ -153,6 +161,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
         sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
       // The delivery check compares the thread's outputs folder before and after each run.
       outputsDirFor: (record) => outputsDirOf(paths, record),
+      // Runs admitted with imported files check them before their agent is built.
+      prepareRun: (record, signal) => artifacts.prepareRun(record, signal),
       ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
       ...options.runContext,
     },
@@ -172,6 +182,11 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     manager,
     runs,
     recovery,
+    agentRuns: agentRunsHostOf(
+      { config, stores, bridge, checkpointer, manager, runService: runs, loginAttempts, logger },
+      artifacts,
+    ),
+    artifacts,
     logger,
     async close() {
       recovery.stop();
