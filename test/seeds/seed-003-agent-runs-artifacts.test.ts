@@ -14,7 +14,7 @@ import { FawnPaths } from "../../src/core/paths.js";
 import { createGatewayServices } from "../../src/gateway/app.js";
 import { runCreateBody } from "../../src/gateway/runs/run-schemas.js";
 import type { ArtifactReceiptJson } from "../../src/ports/run-types.js";
-import { Latch } from "../helpers/latch.js";
+import { Latch, within } from "../helpers/latch.js";
 import {
   type AgentRunsRuntime,
   OWNER,
@@ -175,7 +175,7 @@ describe("seed 003: plugin runs and artifact hand-off (host)", () => {
       idempotencyKey: "first",
       artifactImports: [receipt],
     });
-    await entered.wait();
+    await within(entered.wait(), 10_000, "verification never started");
     const ordinary = runs.start({ threadId, input: userInput("ordinary") });
     await expect(ordinary).rejects.toMatchObject({ status: 409 });
     await expect(ordinary).rejects.toBeInstanceOf(AgentRunError);
