@@ -13,6 +13,7 @@ import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
 import { drainRunFinalization } from "./drain.js";
 import { type Finalization, runFinalization } from "./finalizer-stages.js";
+import { prepareRun } from "./prepare-run.js";
 import {
   DELIVERY_INCOMPLETE_ERROR,
   fileSystemOutputsScanner,
@@ -174,31 +175,6 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     });
     if (late) f.cancellation = late;
   }
-}
-
-/**
- * The context's pre-agent check. False when it refused the run: the run is staged `error` with
- * the refusal's stop reason and its agent is never built.
- */
-async function prepareRun(f: Finalization, signal: AbortSignal): Promise<boolean> {
-  const hook = f.ctx.prepareRun;
-  if (!hook) return true;
-  const { record, manager, bridge } = f;
-  const decision = await hook(record, signal);
-  if (decision.kind === "proceed") {
-    f.preparedRelease = decision.release ?? null;
-    return true;
-  }
-  await bridge
-    .publish(record.runId, "error", { message: decision.error, name: "RunRefused" }, f.fenced)
-    .catch(() => undefined);
-  const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
-    error: decision.error,
-    stopReason: decision.stopReason,
-    persist: false,
-  });
-  if (late) f.cancellation = late;
-  return false;
 }
 
 interface OutputsBaseline {
