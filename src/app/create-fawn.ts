@@ -9,6 +9,7 @@ import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
 import { DEFAULT_USER_ID, FawnPaths } from "../core/paths.js";
 import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
+import type { ThreadArtifacts } from "../extensions/artifacts/index.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AgentFactory } from "../ports/agent.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
@@ -25,6 +26,7 @@ import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
 import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { openSqlStores } from "../stores/sql/stores.js";
+import { agentRunsHostOf, threadArtifactsOf } from "./agent-runs-wiring.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
 import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
@@ -103,11 +105,13 @@ export interface Fawn {
   manager: RunManager;
   runs: RunService;
   recovery: OrphanRecovery;
+  /** Run handles for plugins, acting for one user each (`bind`). */
+  agentRuns: AgentRunsProvider;
+  /** File hand-off between threads; its lease and verification seams are replaceable. */
+  artifacts: ThreadArtifacts;
   logger: Logger;
   /** The plugins `config.plugins` loaded, and what failed (`diagnostics`). */
   extensions: PreparedPlugins["extensions"];
-  /** Where plugins get run handles: attach the provider once the gateway's services exist. */
-  agentRuns: PreparedPlugins["agentRuns"];
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
 }
@@ -154,6 +158,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger,
   });
+  const artifacts = threadArtifactsOf({ config, paths, sandbox, manager, stores });
   const runs = new RunService({
     manager,
     bridge,
@@ -166,6 +171,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
         sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
       // The delivery check compares the thread's outputs folder before and after each run.
       outputsDirFor: (record) => outputsDirOf(paths, record),
+      // Runs admitted with imported files check them before their agent is built.
+      prepareRun: (record, signal) => artifacts.prepareRun(record, signal),
       ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
       ...options.runContext,
     },
@@ -180,6 +187,14 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   await recovery.runOnce("startup");
   recovery.start((config.runtime.recovery_interval_seconds ?? 1) * 1000);
   manager.startHeartbeat();
+  const agentRuns =
+    options.agentRuns ??
+    agentRunsHostOf(
+      { config, stores, bridge, checkpointer, manager, runService: runs, loginAttempts, logger },
+      artifacts,
+    );
+  // Plugin tools, hooks and services reach run handles through the slot they were built with.
+  plugins.agentRuns.attach(agentRuns);
   await plugins.host.start();
   return {
     config,
@@ -191,9 +206,10 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     manager,
     runs,
     recovery,
+    agentRuns,
+    artifacts,
     logger,
     extensions: plugins.extensions,
-    agentRuns: plugins.agentRuns,
     async close() {
       // First: plugin services start runs, so they stop before the runs drain and stores close.
       await plugins.host.stop();

@@ -33,8 +33,9 @@ export const SERVICE_STOP_TIMEOUT_MS = 30_000;
 const TICK_FAILURE_INTERVAL_MS = 60_000;
 
 /**
- * Run handles for plugins, attached once the gateway's run services exist (they are built after
- * the runtime). Until then every caller gets none.
+ * Run handles for plugins: the agent, plugin tools and services are built before the run-handle
+ * host exists (it needs the runtime), so they hold this slot, attached right after. Until then
+ * every caller gets none.
  */
 export class AgentRunsSlot implements AgentRunsProvider {
   #provider: AgentRunsProvider | null = null;
@@ -257,7 +258,7 @@ export interface PluginSettings {
   pluginBaseDir?: string;
   /** Default: `BUILTIN_PLUGINS`. */
   builtinPlugins?: BuiltinPlugins;
-  /** Run handles for plugins, when known up front (else attach to `fawn.agentRuns` later). */
+  /** Run handles for plugins (default: the run-handle host over this runtime). */
   agentRuns?: AgentRunsProvider;
   /** How plugin services open their database (default: refused with a clear error). */
   openPluginDatabase?: OpenPluginDatabase;
@@ -282,8 +283,8 @@ export async function preparePlugins(
     baseDir: settings.pluginBaseDir ?? process.cwd(),
     logger: logger.child({ component: "plugins" }),
   });
+  // Attached by createFawn once the runtime (and so the run-handle host) exists.
   const agentRuns = new AgentRunsSlot();
-  if (settings.agentRuns) agentRuns.attach(settings.agentRuns);
   const host = new PluginHost({
     extensions,
     databaseUrl: config.database.url,

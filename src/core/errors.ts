@@ -207,6 +207,7 @@ const AGENT_RUN_CODES: Record<number, FawnErrorCode> = {
   413: "payload_too_large",
   422: "validation_failed",
   503: "store_unavailable",
+  504: "deadline_exceeded",
 };
 
 /**

@@ -113,6 +113,33 @@ export interface RunInvocation {
   webhook?: string;
   /** A stateless run's own thread under `on_completion: "delete"` (LangGraph's `temporary`). */
   temporary?: boolean;
+  /**
+   * Host-only: who admitted the run when it was not a plain API client (a plugin's run handle).
+   * Never copied from a request body; proves a run is a plugin's own admission.
+   */
+  origin?: RunOrigin;
+  /**
+   * Host-only: files imported into the thread that must be unchanged before the agent is built
+   * (checked by the run's `prepareRun` hook). Never copied from a request body, never shown.
+   */
+  artifact_imports?: ArtifactReceiptJson[];
+}
+
+/** Who admitted a run on the server's side (stamped by the host, never by a client). */
+export interface RunOrigin {
+  kind: "extension";
+  /** The plugin namespace of the handle that admitted it ("" for an unbound handle). */
+  namespace: string;
+}
+
+/** A receipt of a file the host wrote into a thread's uploads, as a run's kwargs keep it. */
+export interface ArtifactReceiptJson {
+  filename: string;
+  /** `/mnt/user-data/uploads/<filename>`. */
+  path: string;
+  /** Hex SHA-256 of the bytes written. */
+  sha256: string;
+  size: number;
 }
 
 /**
@@ -135,7 +162,26 @@ export function decodeRunInvocation(value: Record<string, unknown>): RunInvocati
   if (isNodeSelection(value.interrupt_after)) invocation.interrupt_after = value.interrupt_after;
   if (typeof value.webhook === "string") invocation.webhook = value.webhook;
   if (typeof value.temporary === "boolean") invocation.temporary = value.temporary;
+  if (isRunOrigin(value.origin)) invocation.origin = value.origin;
+  const imports = value.artifact_imports;
+  if (Array.isArray(imports) && imports.every(isArtifactReceiptJson)) {
+    invocation.artifact_imports = imports;
+  }
   return invocation;
+}
+
+function isRunOrigin(value: unknown): value is RunOrigin {
+  return isRecord(value) && value.kind === "extension" && typeof value.namespace === "string";
+}
+
+export function isArtifactReceiptJson(value: unknown): value is ArtifactReceiptJson {
+  return (
+    isRecord(value) &&
+    typeof value.filename === "string" &&
+    typeof value.path === "string" &&
+    typeof value.sha256 === "string" &&
+    typeof value.size === "number"
+  );
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { emptyTokenTotals, type RunRow } from "../../ports/run-types.js";
 import { buildInvocation, graphStreamModes } from "./run-invocation.js";
+import { toApiRun } from "./run-response.js";
 import { runCreateBody } from "./run-schemas.js";
 
 const ctx = { threadId: "t1", userId: "u1", maxRecursionLimit: 50 };
@@ -59,4 +61,71 @@ describe("run invocation", () => {
     expect(runCreateBody.safeParse({ stream_mode: "events" }).success).toBe(false);
     expect(runCreateBody.safeParse({ webhook: "file:///etc/passwd" }).success).toBe(false);
   });
+
+  it("never takes the host-only origin or artifact receipts from a client body", () => {
+    const receipt = {
+      filename: "a.txt",
+      path: "/mnt/user-data/uploads/a.txt",
+      sha256: "0",
+      size: 1,
+    };
+    const hostOnly = { origin: { kind: "extension", namespace: "x" }, artifact_imports: [receipt] };
+    expect(runCreateBody.safeParse({ input: {}, ...hostOnly }).success).toBe(false);
+    // Even a body that carried them past the schema builds an invocation without them.
+    const body = { ...runCreateBody.parse({ input: { messages: [] } }), ...hostOnly };
+    const invocation = buildInvocation(body, ctx);
+    expect(invocation).not.toHaveProperty("origin");
+    expect(invocation).not.toHaveProperty("artifact_imports");
+  });
+
+  it("hides the host-only fields from the API run", () => {
+    const receipt = {
+      filename: "a.txt",
+      path: "/mnt/user-data/uploads/a.txt",
+      sha256: "0",
+      size: 1,
+    };
+    const kwargs = {
+      input: { messages: [] },
+      origin: { kind: "extension" as const, namespace: "x" },
+      artifact_imports: [receipt],
+    };
+    const shown = toApiRun({ ...sampleRow(), kwargs });
+    expect(shown.kwargs).toEqual({ input: { messages: [] } });
+  });
 });
+
+function sampleRow(): RunRow {
+  return {
+    run_id: "r1",
+    thread_id: "t1",
+    assistant_id: null,
+    user_id: "u1",
+    status: "success",
+    operation_kind: "run",
+    idempotency_key: null,
+    model_name: null,
+    multitask_strategy: "reject",
+    on_disconnect: "continue",
+    metadata: {},
+    kwargs: {},
+    error: null,
+    stop_reason: null,
+    follow_up_to_run_id: null,
+    queued: false,
+    owner_worker_id: null,
+    lease_expires_at: null,
+    cancel_action: null,
+    cancel_requested_at: null,
+    evidence_seal_state: null,
+    evidence_seal_error: null,
+    evidence_upper_seq: null,
+    evidence_event_count: null,
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: "2026-01-01T00:00:00.000Z",
+    message_count: 0,
+    first_human_message: null,
+    last_ai_message: null,
+    ...emptyTokenTotals(),
+  };
+}

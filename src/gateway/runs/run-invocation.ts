@@ -37,7 +37,8 @@ export function graphStreamModes(
 /**
  * Turn a run-creation body into the invocation the worker executes. The config uses LangGraph.js
  * option names (`recursionLimit`, `durability`, `context`) because the worker passes it to
- * `graph.stream` as is.
+ * `graph.stream` as is. Fields are picked one by one, so the host-only `origin` and
+ * `artifact_imports` can never come from a client body (only the plugin run host sets them).
  */
 export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): RunInvocation {
   const raw = body.config ?? {};

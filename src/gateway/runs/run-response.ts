@@ -1,4 +1,4 @@
-import type { RunRow } from "../../ports/run-types.js";
+import type { RunInvocation, RunRow } from "../../ports/run-types.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 
 /** LangGraph's `Run` plus the reference's accounting fields; no lease or evidence internals. */
@@ -11,7 +11,7 @@ export function toApiRun(row: RunRow): Record<string, unknown> {
     updated_at: row.updated_at,
     status: row.status,
     metadata: row.metadata,
-    kwargs: row.kwargs,
+    kwargs: clientKwargs(row.kwargs),
     multitask_strategy: row.multitask_strategy,
     on_disconnect: row.on_disconnect,
     error: row.error,
@@ -27,4 +27,10 @@ export function toApiRun(row: RunRow): Record<string, unknown> {
     middleware_tokens: row.middleware_tokens,
     message_count: row.message_count,
   };
+}
+
+/** The kwargs a client may see: the host-only fields (origin, artifact receipts) are dropped. */
+function clientKwargs(kwargs: RunInvocation): Omit<RunInvocation, "origin" | "artifact_imports"> {
+  const { origin: _origin, artifact_imports: _imports, ...visible } = kwargs;
+  return visible;
 }

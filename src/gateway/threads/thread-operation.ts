@@ -2,7 +2,7 @@ import { ConflictError, isFawnError } from "../../core/errors.js";
 import type { RunStore } from "../../ports/run-store.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 
-export type ThreadOperationKind = "delete" | "checkpoint_write";
+export type ThreadOperationKind = "delete" | "checkpoint_write" | "artifact_write";
 
 export interface ThreadOperationDeps {
   manager: Pick<RunManager, "createOrReject" | "setStatus" | "forget">;

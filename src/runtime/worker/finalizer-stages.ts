@@ -79,6 +79,8 @@ export interface Finalization {
   fenced: FencedWrite;
   /** The checkpointer the run writes through: `ctx.checkpointer` behind the run's write fence. */
   checkpointer: BaseCheckpointSaver | null;
+  /** What `ctx.prepareRun` asked to be released when the run ends (called once, then cleared). */
+  preparedRelease: (() => Promise<void>) | null;
 }
 
 type StageRunner = (f: Finalization) => Promise<void>;
@@ -110,7 +112,13 @@ const STAGES: Record<FinalizerStage, StageRunner> = {
   },
   // Before the barrier clears, so the thread's next run never has its fresh acquire parked.
   sandbox_release: async (f) => {
-    if (f.started) await f.ctx.releaseSandbox?.(f.record);
+    const prepared = f.preparedRelease;
+    f.preparedRelease = null;
+    try {
+      if (f.started) await f.ctx.releaseSandbox?.(f.record);
+    } finally {
+      await prepared?.();
+    }
   },
   completion_hook: runCompletionHook,
   journal_freeze: async (f) => {

@@ -13,6 +13,7 @@ import type { RunManager } from "../run-manager.js";
 import type { RunRecord } from "../run-record.js";
 import { drainRunFinalization } from "./drain.js";
 import { type Finalization, runFinalization } from "./finalizer-stages.js";
+import { prepareRun } from "./prepare-run.js";
 import {
   DELIVERY_INCOMPLETE_ERROR,
   fileSystemOutputsScanner,
@@ -76,6 +77,7 @@ export async function runAgent(
     fenced: fence ? { fence } : {},
     // The graph writes checkpoints through this view: a woken ex-owner's puts are refused.
     checkpointer: ctx.checkpointer ? checkpointerForRun(ctx.checkpointer, fence) : null,
+    preparedRelease: null,
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -129,6 +131,7 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         },
       );
     }
+    if (!(await prepareRun(f, runSignal))) return;
     const outputs = await snapshotOutputs(f);
     throwIfCancelled(runSignal);
     await streamAgent(f, request, runSignal);

@@ -24,6 +24,12 @@ export interface RunContext {
    * SandboxMiddleware.after_agent). Runs in the finalizer before the thread can start its next run.
    */
   releaseSandbox?: ((record: RunRecord) => Promise<void>) | null;
+  /**
+   * Checks a started run before its agent is built (e.g. that files it was admitted with are
+   * unchanged). `refuse` ends the run `error` with that stop reason and no agent is built;
+   * `proceed` may hand back a `release` the finalizer calls once, whatever the run's outcome.
+   */
+  prepareRun?: ((record: RunRecord, signal: AbortSignal) => Promise<RunPreparation>) | null;
   /** Builds the run's journal (tests substitute a subclass to inject faults). */
   createJournal?: (options: RunJournalOptions) => RunJournal;
   /**
@@ -46,6 +52,11 @@ export interface RunContext {
   /** Restores the pre-run checkpoint on rollback (tests wrap it to observe the restore). */
   restoreCheckpoint?: typeof restoreRollbackPoint;
 }
+
+/** What `prepareRun` decided. */
+export type RunPreparation =
+  | { kind: "proceed"; release?: () => Promise<void> }
+  | { kind: "refuse"; error: string; stopReason: string };
 
 /** What a completion hook is told about the finished run. */
 export interface RunCompletedOptions {
