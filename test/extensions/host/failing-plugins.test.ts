@@ -73,7 +73,15 @@ const builtinPlugins = {
     testPlugin(
       "test.healthy",
       contributing({
-        actions: [{ name: "ping", handler: async (payload) => ({ pong: payload }) }],
+        actions: [
+          {
+            name: "ping",
+            handler: async (payload, context) => ({
+              pong: payload,
+              handle: context.agentRuns !== null,
+            }),
+          },
+        ],
         tools: [
           {
             name: "greet",
@@ -83,6 +91,7 @@ const builtinPlugins = {
               greeting: `hello ${String(payload.name)}`,
               user: context.principal.userId,
               thread: context.threadId,
+              handle: context.agentRuns !== null,
             }),
           },
         ],
@@ -145,6 +154,8 @@ describe("failing plugins beside a healthy one", () => {
       greeting: "hello Ada",
       user: "alice",
       thread: thread.thread_id,
+      // The run-handle host reaches the tool, for the run's user.
+      handle: true,
     });
     expect(tools.get(FAILING_TOOL)?.status).toBe("error");
     expect(tools.get(FAILING_TOOL)?.content).toBe(
@@ -156,7 +167,7 @@ describe("failing plugins beside a healthy one", () => {
       n: 1,
     });
     expect(ping.status).toBe(200);
-    expect(await ping.json()).toEqual({ pong: { n: 1 } });
+    expect(await ping.json()).toEqual({ pong: { n: 1 }, handle: true });
     expect((await server.request("GET", "/health", undefined, null)).status).toBe(200);
 
     const doctor = describeExtensions(server.fawn.extensions).join("\n");
