@@ -28,12 +28,9 @@ export { Teams } from "./teams.js";
  * The plugin's contributions for one config. The `Teams` service is the one entry of
  * `services`: the host starts and ticks it, tests reach it there (`teamsOf`).
  */
-export function installAgentTeams(
-  config: Readonly<Record<string, unknown>>,
-  options: { schema?: string } = {},
-): PluginContributions {
+export function installAgentTeams(config: Readonly<Record<string, unknown>>): PluginContributions {
   const parsed = parseConfig(config);
-  const teams = new Teams(parsed, options.schema ?? null);
+  const teams = new Teams(parsed);
   return {
     actions: teamActions(teams),
     tools: teamTools(teams),

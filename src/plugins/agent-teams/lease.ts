@@ -30,8 +30,10 @@ export class ServiceLease {
         oc
           .column("name")
           .doUpdateSet({ holder: this.holder, expires_at: expires })
-          // Unqualified columns here are the existing row's (SQLite and PostgreSQL alike).
-          .where(sql<boolean>`holder = ${this.holder} or expires_at < ${at}`),
+          // Qualified by the table name: the existing row (not `excluded`), on both engines.
+          .where(
+            sql<boolean>`agent_teams_lease.holder = ${this.holder} or agent_teams_lease.expires_at < ${at}`,
+          ),
       )
       .execute();
     const row = await db

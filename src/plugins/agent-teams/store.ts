@@ -51,15 +51,10 @@ export interface ContentWrite {
 }
 
 export class TeamsStore {
-  constructor(
-    readonly database: PluginDatabase,
-    /** A PostgreSQL schema to keep the tables in (tests use their own); default the search path. */
-    private readonly schema: string | null = null,
-  ) {}
+  constructor(readonly database: PluginDatabase) {}
 
   get db(): TeamsDb {
-    const db = this.database.db.withTables<Tables>();
-    return this.schema === null ? db : db.withSchema(this.schema);
+    return this.database.db.withTables<Tables>();
   }
 
   /** Creates the tables when missing (idempotent; concurrent openers may race on PostgreSQL). */
@@ -69,8 +64,6 @@ export class TeamsStore {
     const teams = "agent_teams_teams";
     const contents = "agent_teams_contents";
     const lease = "agent_teams_lease";
-    if (this.schema !== null)
-      await this.db.schema.createSchema(this.schema).ifNotExists().execute();
     const create = async (): Promise<void> => {
       await this.db.schema
         .createTable(teams)

@@ -32,11 +32,7 @@ export class Teams implements ExtensionService {
   private deps: ExtensionServiceDeps | null = null;
   private ticking: AbortController | null = null;
 
-  constructor(
-    readonly config: TeamsConfig,
-    /** A PostgreSQL schema for the tables (tests); null for the default search path. */
-    private readonly schema: string | null = null,
-  ) {}
+  constructor(readonly config: TeamsConfig) {}
 
   get store(): TeamsStore {
     if (this.storeRef === null || !this.available) {
@@ -48,7 +44,7 @@ export class Teams implements ExtensionService {
   async start(deps: ExtensionServiceDeps): Promise<void> {
     const path = this.config.storagePath;
     this.database = await deps.openDatabase(path === null ? undefined : { sqlitePath: path });
-    const store = new TeamsStore(this.database, this.schema);
+    const store = new TeamsStore(this.database);
     await store.migrate();
     this.storeRef = store;
     this.lease = new ServiceLease(store);
