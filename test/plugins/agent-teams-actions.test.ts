@@ -203,6 +203,19 @@ describe("agent-teams actions validate their input", () => {
     await expect(resume("staging")).resolves.toEqual({ id: job.id, status: "resuming" });
   });
 
+  it("cancel stops an admitted job's run, then ends it cancelled", async () => {
+    const { runs, team, job } = await producingTask(plugin);
+    await expect(call("cancel", { team_id: team.id, job_id: job.id }, runs)).resolves.toEqual({
+      id: job.id,
+      status: "cancelling",
+    });
+    await plugin.teams.tick();
+    expect(runs.runs.get(job.id)?.status).toBe("interrupted");
+    await plugin.teams.tick();
+    const stored = await plugin.teams.job("alice", team.id, job.id);
+    expect(stored.status).toBe("cancelled");
+  });
+
   it("delete is refused while a job is unfinished", async () => {
     const { runs, team } = await producingTask(plugin);
     await expect(call("delete", { team_id: team.id }, runs)).rejects.toThrow("unfinished");

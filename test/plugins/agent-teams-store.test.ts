@@ -169,7 +169,7 @@ describe.each(engines)("agent-teams store on $name", (engine) => {
     await holder.release();
   });
 
-  it("a peer carries on the job of a holder that died mid-transfer", async () => {
+  it("a peer carries on the job of a holder that died before saving its admission", async () => {
     teamsSettings.leaseSeconds = 0.2;
     const runs = new Runs();
     const file = "takeover";

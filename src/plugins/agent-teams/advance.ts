@@ -73,6 +73,11 @@ export async function advanceJob(pass: JobPass): Promise<void> {
     });
   }
 
+  if (job.run_id === null && job.status === "cancelling") {
+    // Never admitted as far as we know: nothing to stop (a lost ack leaves the host run alone).
+    await store.change(owner, teamId, (t) => finishJob(t, jobId, "cancelled", null, "Cancelled."));
+    return;
+  }
   if (job.run_id === null && job.status !== "resuming") {
     const frozen = job.input;
     if (frozen === null) return;
