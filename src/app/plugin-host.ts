@@ -20,6 +20,7 @@ import {
   loadExtensions,
 } from "../extensions/host/index.js";
 import { BUILTIN_PLUGINS } from "./builtin-plugins.js";
+import { openPluginDatabase } from "./plugin-database.js";
 
 /** How a plugin service opens its database (`src/app/plugin-database.ts` implements it). */
 export type OpenPluginDatabase = (
@@ -60,7 +61,7 @@ export interface PluginHostOptions {
   /** FAWN_HOME: each plugin owns `<home>/extensions/<namespace>`. */
   home: string;
   agentRuns: AgentRunsProvider | null;
-  /** Default: refuses with a clear error (no plugin database layer in this build). */
+  /** Default: refuses with a clear error (`preparePlugins` passes `openPluginDatabase`). */
   openDatabase?: OpenPluginDatabase;
   logger: Logger;
   /** Test seam (default 30 s per step of a stop). */
@@ -260,7 +261,7 @@ export interface PluginSettings {
   builtinPlugins?: BuiltinPlugins;
   /** Run handles for plugins (default: the run-handle host over this runtime). */
   agentRuns?: AgentRunsProvider;
-  /** How plugin services open their database (default: refused with a clear error). */
+  /** How plugin services open their database (default: `openPluginDatabase`). */
   openPluginDatabase?: OpenPluginDatabase;
 }
 
@@ -290,7 +291,7 @@ export async function preparePlugins(
     databaseUrl: config.database.url,
     home: config.home,
     agentRuns,
-    ...(settings.openPluginDatabase ? { openDatabase: settings.openPluginDatabase } : {}),
+    openDatabase: settings.openPluginDatabase ?? openPluginDatabase,
     logger: logger.child({ component: "plugins" }),
   });
   return { extensions, agentRuns, host };

@@ -1,9 +1,12 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { loadedExtensions } from "./api/extensions.js";
 import { apiFetch, apiJson } from "./api/http.js";
 import { createSdkClient } from "./api/sdk-client.js";
 import type { ModelInfo, ModelList, User } from "./api/types.js";
 import { ChatView } from "./chat/chat-view.js";
-import { pathForThread, threadIdFromPath } from "./routing.js";
+import { pathForRoute, pathForThread, type Route, routeFromPath } from "./routing.js";
+import { TEAMS_NAMESPACE } from "./teams/teams-api.js";
+import { TeamsPage } from "./teams/teams-page.js";
 import { ThreadList, useThreadList } from "./threads/thread-list.js";
 
 interface Props {
@@ -12,13 +15,14 @@ interface Props {
   onSignedOut: () => void;
 }
 
-/** Sidebar of threads + the chat (with its artifacts panel); routes by the URL path. */
+/** Sidebar of threads + the chat (with its artifacts panel) or the Teams page; routes by the URL path. */
 export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   const client = useMemo(() => createSdkClient(), []);
   const threads = useThreadList(client);
   const [models, setModels] = useState<ModelInfo[]>([]);
+  const [teamsAvailable, setTeamsAvailable] = useState<boolean | null>(null);
   const [route, setRoute] = useState(() => ({
-    threadId: threadIdFromPath(window.location.pathname),
+    ...routeOf(window.location.pathname),
     // Changes only when the user navigates, not when the SDK creates the thread of a new chat,
     // so the streaming chat is not remounted mid-run.
     view: 0,
@@ -26,10 +30,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
 
   useEffect(() => {
     const onPop = (): void =>
-      setRoute((current) => ({
-        threadId: threadIdFromPath(window.location.pathname),
-        view: current.view + 1,
-      }));
+      setRoute((current) => ({ ...routeOf(window.location.pathname), view: current.view + 1 }));
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, []);
@@ -38,12 +39,18 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     apiJson<ModelList>("/models")
       .then((list) => setModels(list.models))
       .catch(() => setModels([]));
+    // The Teams page is offered only when the server runs the agent-teams plugin.
+    loadedExtensions()
+      .then((namespaces) => setTeamsAvailable(namespaces.includes(TEAMS_NAMESPACE)))
+      .catch(() => setTeamsAvailable(false));
   }, []);
 
-  const navigate = useCallback((threadId: string | null) => {
-    window.history.pushState(null, "", pathForThread(threadId));
-    setRoute((current) => ({ threadId, view: current.view + 1 }));
+  const go = useCallback((next: Route) => {
+    window.history.pushState(null, "", pathForRoute(next));
+    setRoute((current) => ({ ...routeOf(pathForRoute(next)), view: current.view + 1 }));
   }, []);
+  const navigate = useCallback((threadId: string | null) => go({ page: "chat", threadId }), [go]);
+  const openTeam = useCallback((teamId: string | null) => go({ page: "teams", teamId }), [go]);
 
   const onThreadCreated = useCallback(
     (threadId: string) => {
@@ -67,6 +74,22 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
         <button type="button" className="primary new-chat" onClick={() => navigate(null)}>
           New chat
         </button>
+        {teamsAvailable && (
+          <nav className="workspace-nav" aria-label="Workspace">
+            <a
+              href="/teams"
+              className="nav-link"
+              aria-current={route.teams ? "page" : undefined}
+              onClick={(event) => {
+                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+                event.preventDefault();
+                openTeam(null);
+              }}
+            >
+              Teams
+            </a>
+          </nav>
+        )}
         <ThreadList
           list={threads}
           client={client}
@@ -85,14 +108,37 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           </div>
         )}
       </aside>
-      <ChatView
-        key={route.view}
-        client={client}
-        initialThreadId={route.threadId}
-        models={models}
-        onThreadCreated={onThreadCreated}
-        onRunFinished={threads.refresh}
-      />
+      {route.teams === null ? (
+        <ChatView
+          key={route.view}
+          client={client}
+          initialThreadId={route.threadId}
+          models={models}
+          onThreadCreated={onThreadCreated}
+          onRunFinished={threads.refresh}
+        />
+      ) : teamsAvailable === false ? (
+        <section className="teams-page" aria-label="Teams">
+          <p className="notice teams-body">This server does not run the agent-teams plugin.</p>
+        </section>
+      ) : (
+        <TeamsPage
+          teamId={route.teams.teamId}
+          onOpenTeam={openTeam}
+          onOpenThread={(threadId) => navigate(threadId)}
+        />
+      )}
     </div>
   );
+}
+
+/** The chat's thread (null on the Teams page, where `teams` names the open team). */
+function routeOf(pathname: string): {
+  threadId: string | null;
+  teams: { teamId: string | null } | null;
+} {
+  const route = routeFromPath(pathname);
+  return route.page === "chat"
+    ? { threadId: route.threadId, teams: null }
+    : { threadId: null, teams: { teamId: route.teamId } };
 }

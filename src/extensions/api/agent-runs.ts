@@ -93,12 +93,16 @@ export interface ImportArtifactArgs {
   threadId: string;
   filename: string;
   content: Uint8Array;
+  /** Aborts the copy (the host stops at its next step and leaves no partial file). */
+  signal?: AbortSignal;
 }
 
 export interface ReadArtifactArgs {
   threadId: string;
   /** A sandbox path under `/mnt/user-data/outputs/` (or `uploads/`). */
   path: string;
+  /** Aborts the read. */
+  signal?: AbortSignal;
 }
 
 export interface ValidateArtifactSourceArgs {

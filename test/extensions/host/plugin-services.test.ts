@@ -7,7 +7,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AgentRunsSlot, PluginHost } from "../../../src/app/plugin-host.js";
+import { AgentRunsSlot, PluginHost, preparePlugins } from "../../../src/app/plugin-host.js";
 import { AgentRunError } from "../../../src/core/errors.js";
 import { createLogger } from "../../../src/core/logger.js";
 import type { ExtensionService, ExtensionServiceDeps } from "../../../src/extensions/api/index.js";
@@ -209,5 +209,38 @@ describe("plugin services", () => {
         message: expect.stringContaining("timed out"),
       }),
     ]);
+  });
+
+  it("as createFawn prepares them, services open their database through the host's SQL layer", async () => {
+    let dialect: string | undefined;
+    const plugins = await preparePlugins(
+      { plugins: [entry("db")], home, database: { url: `sqlite:${join(home, "fawn.db")}` } },
+      {
+        builtinPlugins: {
+          db: async () =>
+            testPlugin(
+              "test.db",
+              contributing({
+                services: [
+                  {
+                    name: "store",
+                    async start(deps) {
+                      const database = await deps.openDatabase();
+                      dialect = database.dialect;
+                      await database.close();
+                    },
+                    stop: async () => {},
+                  },
+                ],
+              }),
+            ),
+        },
+      },
+      logger,
+    );
+    await plugins.host.start();
+    await plugins.host.stop();
+    expect(plugins.extensions.diagnostics.list()).toEqual([]);
+    expect(dialect).toBe("sqlite");
   });
 });

@@ -1,0 +1,63 @@
+import { type ReactNode, useEffect, useState } from "react";
+import type { TeamSummary } from "./team-types.js";
+import { errorText, listTeams } from "./teams-api.js";
+
+type Load =
+  | { state: "loading" }
+  | { state: "error"; message: string }
+  | { state: "ready"; teams: TeamSummary[] };
+
+/** The caller's teams, newest first, each opening its team view. */
+export function TeamList({ onOpen }: { onOpen: (teamId: string) => void }): ReactNode {
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    void attempt;
+    let live = true;
+    listTeams()
+      .then((teams) => live && setLoad({ state: "ready", teams }))
+      .catch((caught: unknown) => live && setLoad({ state: "error", message: errorText(caught) }));
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  return (
+    <section className="team-card" aria-labelledby="team-list-title">
+      <h2 id="team-list-title">Your teams</h2>
+      {load.state === "loading" && <p className="muted">Loading teams…</p>}
+      {load.state === "error" && (
+        <div className="run-error" role="alert">
+          <strong>Could not load the teams.</strong> {load.message}{" "}
+          <button type="button" className="small" onClick={() => setAttempt(attempt + 1)}>
+            Retry
+          </button>
+        </div>
+      )}
+      {load.state === "ready" && load.teams.length === 0 && (
+        <p className="muted">No teams yet. Create one: give it a goal and two or more members.</p>
+      )}
+      {load.state === "ready" && load.teams.length > 0 && (
+        <ul className="team-rows">
+          {load.teams.map((team) => (
+            <li key={team.id}>
+              <button
+                type="button"
+                className="team-row"
+                data-team-id={team.id}
+                onClick={() => onOpen(team.id)}
+              >
+                <span className="team-row-name">{team.name}</span>
+                <span className="muted small">
+                  {team.members.map((member) => member.name).join(", ")}
+                </span>
+                {!team.ready && <span className="badge">setting up</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
