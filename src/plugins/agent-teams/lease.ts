@@ -16,13 +16,15 @@ export class ServiceLease {
   constructor(
     private readonly store: TeamsStore,
     private readonly clock: () => number = Date.now,
+    /** The lease's lifetime, read on every renewal (the plugin config's `lease_seconds`). */
+    readonly seconds: () => number = () => teamsSettings.leaseSeconds,
   ) {}
 
   /** Takes or renews the lease; false while another live holder has it. */
   async acquire(): Promise<boolean> {
     const db = this.store.db;
     const at = this.clock();
-    const expires = at + teamsSettings.leaseSeconds * 1000;
+    const expires = at + this.seconds() * 1000;
     await db
       .insertInto("agent_teams_lease")
       .values({ name: LEASE_NAME, holder: this.holder, expires_at: expires })

@@ -47,7 +47,11 @@ export class Teams implements ExtensionService {
     const store = new TeamsStore(this.database);
     await store.migrate();
     this.storeRef = store;
-    this.lease = new ServiceLease(store);
+    this.lease = new ServiceLease(
+      store,
+      Date.now,
+      () => this.config.leaseSeconds ?? teamsSettings.leaseSeconds,
+    );
     this.deps = deps;
     this.available = true;
   }
@@ -92,8 +96,9 @@ export class Teams implements ExtensionService {
    * Cancelling `signal` cancels the workers, waits until each has drained, then rethrows.
    */
   async tick(signal: AbortSignal = new AbortController().signal): Promise<void> {
-    if (!this.available || this.lease === null) return;
-    if (!(await this.lease.acquire())) return;
+    const lease = this.lease;
+    if (!this.available || lease === null) return;
+    if (!(await lease.acquire())) return;
     const store = this.store;
     const controller = new AbortController();
     this.ticking = controller;
@@ -102,8 +107,8 @@ export class Teams implements ExtensionService {
     signal.addEventListener("abort", onAbort, { once: true });
     // A long transfer must not let the lease lapse under us.
     const renew = setInterval(
-      () => void this.lease?.acquire().catch(() => undefined),
-      (teamsSettings.leaseSeconds * 1000) / 3,
+      () => void lease.acquire().catch(() => undefined),
+      (lease.seconds() * 1000) / 3,
     );
     renew.unref();
     try {
