@@ -3,8 +3,10 @@
  * database holds the teams, their lease, the runs and their events):
  * 1. jobs sent through either server each run exactly once, all ticked by the lease holder;
  * 2. a holder SIGKILLed inside an artifact import (parked there by a fixture wrapping the real
- *    plugin) leaves nothing stuck: the peer takes the lease over once it expired and finishes
- *    the job, whose run exists once and whose imported file is whole.
+ *    plugin; before the host's copy, or after it with the receipt unsaved) leaves nothing stuck:
+ *    the peer takes the lease over once it expired and finishes the job, whose run exists once
+ *    and whose imported file is whole and alone (a repeated import of the same bytes is the same
+ *    file).
  * The model is the offline demo model (no `models:` configured), which answers at once.
  */
 import { createHash } from "node:crypto";
@@ -23,7 +25,8 @@ const LEASE_SECONDS = 2;
 
 const onceDb = await createPostgresTestDatabase("teams_two_once");
 const crashDb = await createPostgresTestDatabase("teams_two_crash");
-const enabled = onceDb !== null && crashDb !== null;
+const copiedDb = await createPostgresTestDatabase("teams_two_copied");
+const enabled = onceDb !== null && crashDb !== null && copiedDb !== null;
 
 const servers: ServeProcess[] = [];
 const homes: string[] = [];
@@ -37,14 +40,19 @@ afterAll(async () => {
   }
   await onceDb?.drop();
   await crashDb?.drop();
+  await copiedDb?.drop();
   for (const home of homes) await rm(home, { recursive: true, force: true });
 });
 
 /** A `fawn serve` with only the teams fixture plugin, its own home and config file. */
-async function serve(db: PostgresTestDatabase, teams: Record<string, unknown>) {
-  const home = await mkdtemp(join(tmpdir(), "fawn-teams-two-"));
+async function serve(
+  db: PostgresTestDatabase,
+  teams: Record<string, unknown>,
+  sharedHome: string | null = null,
+) {
+  const home = sharedHome ?? (await mkdtemp(join(tmpdir(), "fawn-teams-two-")));
   homes.push(home);
-  const configPath = join(home, "config.yaml");
+  const configPath = join(await mkdtemp(join(home, "config-")), "config.yaml");
   // JSON is YAML.
   await writeFile(
     configPath,
@@ -157,7 +165,7 @@ describe.skipIf(!enabled)("agent teams on two fawn serve processes over PostgreS
       members: MEMBERS,
     })) as unknown as TeamView;
     const jobIds: string[] = [];
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 4; i += 1) {
       const via = i % 2 === 0 ? a : b;
       const member = team.members[i % team.members.length];
       if (member === undefined) throw new Error("no member");
@@ -169,7 +177,7 @@ describe.skipIf(!enabled)("agent teams on two fawn serve processes over PostgreS
       });
       jobIds.push(String(sent.id));
     }
-    expect(new Set(jobIds).size).toBe(6);
+    expect(new Set(jobIds).size).toBe(4);
 
     const done = await waitFor(
       b,
@@ -196,92 +204,114 @@ describe.skipIf(!enabled)("agent teams on two fawn serve processes over PostgreS
     expect(lease).toHaveLength(1);
   }, 180_000);
 
-  it("finishes a job whose ticking process was SIGKILLed inside an artifact import", async () => {
-    if (crashDb === null) throw new Error("no database");
-    const marker = join(await mkdtemp(join(tmpdir(), "fawn-teams-marker-")), "parked.json");
-    homes.push(join(marker, ".."));
-    const base = { enabled: true, lease_seconds: LEASE_SECONDS };
-    // The doomed process starts alone, so it is the one holding the lease.
-    const { server: doomed } = await serve(crashDb, { ...base, park_imports_marker: marker });
-    const team = (await action(doomed, "create", {
-      request_id: "team-crash",
-      name: "Crash",
-      goal: "Hand a file over.",
-      members: MEMBERS,
-    })) as unknown as TeamView;
-    const [ana, bo] = team.members;
-    if (ana === undefined || bo === undefined) throw new Error("no members");
+  it.each([
+    { when: "before the host's copy began", afterCopy: false, db: crashDb },
+    { when: "after the copy, before its receipt was saved", afterCopy: true, db: copiedDb },
+  ])(
+    "finishes a job whose ticking process was SIGKILLed in an import $when",
+    async (mode) => {
+      const crashDb = mode.db;
+      if (crashDb === null) throw new Error("no database");
+      const marker = join(await mkdtemp(join(tmpdir(), "fawn-teams-marker-")), "parked.json");
+      homes.push(join(marker, ".."));
+      const base = { enabled: true, lease_seconds: LEASE_SECONDS };
+      // The doomed process starts alone, so it is the one holding the lease.
+      // After the copy, the peer must see the dead process's file: both share one home then (as
+      // processes sharing a volume do), each with its own config.
+      const shared = mode.afterCopy ? await mkdtemp(join(tmpdir(), "fawn-teams-shared-")) : null;
+      const { server: doomed } = await serve(
+        crashDb,
+        { ...base, park_imports_marker: marker, park_imports_after_copy: mode.afterCopy },
+        shared,
+      );
+      const team = (await action(doomed, "create", {
+        request_id: "team-crash",
+        name: "Crash",
+        goal: "Hand a file over.",
+        members: MEMBERS,
+      })) as unknown as TeamView;
+      const [ana, bo] = team.members;
+      if (ana === undefined || bo === undefined) throw new Error("no members");
 
-    // A ready artifact of ana's, seeded as the completing pass stores one (document + bytes).
-    const content = Buffer.from(
-      Array.from({ length: 4000 }, (_, i) => `line ${i} of the hand-over notes\n`).join(""),
-    );
-    const digest = createHash("sha256").update(content).digest("hex");
-    await seedArtifact(
-      crashDb,
-      team.id,
-      {
-        artifact_id: "notes",
-        version: 1,
-        name: "notes.txt",
-        path: "/mnt/user-data/outputs/notes.txt",
-        status: "ready",
+      // A ready artifact of ana's, seeded as the completing pass stores one (document + bytes).
+      const content = Buffer.from(
+        Array.from({ length: 4000 }, (_, i) => `line ${i} of the hand-over notes\n`).join(""),
+      );
+      const digest = createHash("sha256").update(content).digest("hex");
+      await seedArtifact(
+        crashDb,
+        team.id,
+        {
+          artifact_id: "notes",
+          version: 1,
+          name: "notes.txt",
+          path: "/mnt/user-data/outputs/notes.txt",
+          status: "ready",
+          error: null,
+          sha256: digest,
+          size: content.length,
+          request_id: "seed",
+          registration: "seed",
+          source: { run_id: "seed", job_id: "seed", member_id: ana.id, thread_id: ana.thread_id },
+          created_at: new Date().toISOString(),
+        },
+        content,
+      );
+
+      const sent = await action(doomed, "send", {
+        team_id: team.id,
+        member_id: bo.id,
+        text: "Read the attached notes and summarise them.",
+        request_id: "hand-over",
+        artifacts: [{ artifact_id: "notes", version: 1 }],
+      });
+      const jobId = String(sent.id);
+      await waitForFile(marker, doomed);
+      expect(JSON.parse(await readFile(marker, "utf8"))).toEqual({
+        threadId: bo.thread_id,
+        filename: "notes.txt",
+      });
+
+      // The peer starts while the holder is parked (still renewing its lease), then the holder dies.
+      const { server: peer, home: peerHome } = await serve(crashDb, base, shared);
+      // Several lease lifetimes pass: the parked holder keeps renewing, so the peer never steps in.
+      await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_SECONDS * 1000));
+      const before = await getTeam(peer, team.id);
+      expect(before.jobs.find((j) => j.id === jobId)?.status).toBe("queued");
+      expect(await runsOfJob(crashDb, jobId)).toEqual([]);
+      if (mode.afterCopy) {
+        // The dead holder's copy is there, whole (the host writes it atomically).
+        const uploads = await uploadsDir(peerHome, bo.thread_id);
+        expect(Buffer.compare(await readFile(join(uploads, "notes.txt")), content)).toBe(0);
+      } else {
+        await expect(uploadsDir(peerHome, bo.thread_id)).rejects.toThrow(/no uploads folder/);
+      }
+      doomed.child.kill("SIGKILL");
+      await doomed.exited;
+
+      const done = await waitFor(
+        peer,
+        team.id,
+        (t) =>
+          t.jobs.some((j) => j.id === jobId && j.status !== "queued" && j.status !== "running"),
+        "the hand-over job to finish on the peer",
+      );
+      expect(done.jobs.find((j) => j.id === jobId)).toMatchObject({
+        status: "completed",
         error: null,
-        sha256: digest,
-        size: content.length,
-        request_id: "seed",
-        registration: "seed",
-        source: { run_id: "seed", job_id: "seed", member_id: ana.id, thread_id: ana.thread_id },
-        created_at: new Date().toISOString(),
-      },
-      content,
-    );
+      });
+      const runs = await runsOfJob(crashDb, jobId);
+      expect(runs).toHaveLength(1);
+      expect(runs[0]?.status).toBe("success");
+      expect(Number(runs[0]?.terminals)).toBe(1);
 
-    const sent = await action(doomed, "send", {
-      team_id: team.id,
-      member_id: bo.id,
-      text: "Read the attached notes and summarise them.",
-      request_id: "hand-over",
-      artifacts: [{ artifact_id: "notes", version: 1 }],
-    });
-    const jobId = String(sent.id);
-    await waitForFile(marker, doomed);
-    expect(JSON.parse(await readFile(marker, "utf8"))).toEqual({
-      threadId: bo.thread_id,
-      filename: "notes.txt",
-    });
-
-    // The peer starts while the holder is parked (still renewing its lease), then the holder dies.
-    const { server: peer, home: peerHome } = await serve(crashDb, base);
-    // Several lease lifetimes pass: the parked holder keeps renewing, so the peer never steps in.
-    await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_SECONDS * 1000));
-    const before = await getTeam(peer, team.id);
-    expect(before.jobs.find((j) => j.id === jobId)?.status).toBe("queued");
-    expect(await runsOfJob(crashDb, jobId)).toEqual([]);
-    await expect(uploadsDir(peerHome, bo.thread_id)).rejects.toThrow(/no uploads folder/);
-    doomed.child.kill("SIGKILL");
-    await doomed.exited;
-
-    const done = await waitFor(
-      peer,
-      team.id,
-      (t) => t.jobs.some((j) => j.id === jobId && j.status !== "queued" && j.status !== "running"),
-      "the hand-over job to finish on the peer",
-    );
-    expect(done.jobs.find((j) => j.id === jobId)).toMatchObject({
-      status: "completed",
-      error: null,
-    });
-    const runs = await runsOfJob(crashDb, jobId);
-    expect(runs).toHaveLength(1);
-    expect(runs[0]?.status).toBe("success");
-    expect(Number(runs[0]?.terminals)).toBe(1);
-
-    // The copy is in bo's uploads on the peer, whole, and nothing else is (no partial file).
-    const uploads = await uploadsDir(peerHome, bo.thread_id);
-    expect(await readdir(uploads)).toEqual(["notes.txt"]);
-    expect(Buffer.compare(await readFile(join(uploads, "notes.txt")), content)).toBe(0);
-  }, 180_000);
+      // The copy is in bo's uploads on the peer, whole, and nothing else is (no partial file).
+      const uploads = await uploadsDir(peerHome, bo.thread_id);
+      expect(await readdir(uploads)).toEqual(["notes.txt"]);
+      expect(Buffer.compare(await readFile(join(uploads, "notes.txt")), content)).toBe(0);
+    },
+    180_000,
+  );
 });
 
 /** Adds `artifact` to the team's document and its bytes beside it, in one transaction. */
@@ -330,7 +360,7 @@ async function waitForFile(path: string, server: ServeProcess): Promise<void> {
 
 /** `<home>/users/<user>/threads/<thread>/user-data/uploads`, whatever the user id is. */
 async function uploadsDir(home: string, threadId: string): Promise<string> {
-  const users = await readdir(join(home, "users"));
+  const users = await readdir(join(home, "users")).catch((): string[] => []);
   for (const user of users) {
     const dir = join(home, "users", user, "threads", threadId, "user-data", "uploads");
     try {
