@@ -46,6 +46,18 @@ afterEach(async () => {
   await rt.close();
 });
 
+/** `work`, or the run's cancellation (so a failing test's close does not hang on the node). */
+function untilAborted(work: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return work;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    }),
+  ]);
+}
+
 /**
  * The seed's one-node graph: a team request writes "producer output", signals `entered` and
  * waits for `finish`; any other turn writes "later ordinary output". Either way the node presents
@@ -60,7 +72,7 @@ function reportGraph(output: string, entered: Latch, finish: Latch): AgentFactor
           if (text.startsWith(INPUT_PREFIX)) {
             await writeFile(output, "producer output");
             entered.set();
-            await finish.wait();
+            await untilAborted(finish.wait(), options.signal);
           } else {
             await writeFile(output, "later ordinary output");
           }
@@ -129,13 +141,14 @@ describe("seed 003: capture fenced to the checked checkpoint (real host and plug
       await within(entered.wait(), 5000, "the producer run never reached its node");
       const executing = (await plugin.teams.job(OWNER, team.id, job.id)).run_id;
       expect(executing).not.toBeNull();
-      const registered = (
-        (await artifactTools(plugin.contributions).register_team_artifact?.(
-          { team_id: team.id, request_id: "file", name: "Report", path: REPORT },
-          { ...context(runs, OWNER, author.thread_id), runId: executing },
-        )) as { artifact: { artifact_id: string; source: { run_id: string } } }
-      ).artifact;
+      const register = artifactTools(plugin.contributions).register_team_artifact;
+      if (register === undefined) throw new Error("the plugin has no register_team_artifact tool");
+      const { artifact: registered } = (await register(
+        { team_id: team.id, request_id: "file", name: "Report", path: REPORT },
+        { ...context(runs, OWNER, author.thread_id), runId: executing },
+      )) as { artifact: { artifact_id: string; source: { run_id: string } } };
       const producerId = registered.source.run_id;
+      expect(producerId).toBe(executing);
       expect((await runs.get({ threadId: author.thread_id, runId: producerId })).status).toBe(
         "running",
       );
