@@ -13,132 +13,32 @@ import { join } from "node:path";
 import type { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { pluginToolName } from "../../src/agent/tools/plugin-tools.js";
-import { DEFAULT_USER_ID } from "../../src/core/paths.js";
-import { NAMESPACE, Teams } from "../../src/plugins/agent-teams/index.js";
+import { NAMESPACE } from "../../src/plugins/agent-teams/index.js";
 import { identity } from "../../src/plugins/agent-teams/model.js";
+import {
+  memberTurns,
+  OUTPUTS_REPORT as REPORT,
+  type TeamView,
+  teamsOverHttp,
+} from "./helpers/agent-teams-http.js";
 import { type ServedGateway, startServedGateway } from "./helpers/served-gateway.js";
 
-const REPORT = "/mnt/user-data/outputs/report.md";
 const UPLOADED = "/mnt/user-data/uploads/report.md";
 const DRAFT = "# Quarterly report\n\nRevenue grew by 12 %. Costs stayed flat.\n";
 const EDITED = "# Quarterly report (edited)\n\nRevenue grew by 12 %; costs stayed flat.\n";
-const REGISTER = pluginToolName(NAMESPACE, "register_team_artifact");
-/** Generous: each job is a few scripted turns, advanced by a 1 s service tick. */
-const JOB_WAIT_MS = 60_000;
-
-interface TeamView {
-  id: string;
-  members: Array<{ id: string; name: string; thread_id: string }>;
-}
-
-interface JobView {
-  id: string;
-  member_id: string;
-  status: string;
-  run_id: string | null;
-  result: string | null;
-  error: string | null;
-}
-
-interface ArtifactView {
-  artifact_id: string;
-  version: number;
-  name: string;
-  path: string;
-  status: string;
-  sha256: string | null;
-  size: number | null;
-  source: { run_id: string; job_id: string; member_id: string; thread_id: string };
-}
-
-interface TeamDetails extends TeamView {
-  jobs: JobView[];
-  artifacts: ArtifactView[];
-  revision: string;
-}
-
-interface ApiEvent {
-  event_type: string;
-  content: Record<string, unknown>;
-}
-
-/** One member's turns: write the file, register it, present it, answer. */
-function memberTurns(teamId: string, member: string, content: string, reads: string | null) {
-  const read =
-    reads === null
-      ? []
-      : [{ tool_calls: [{ name: "read_file", args: { description: "the draft", path: reads } }] }];
-  return [
-    ...read,
-    {
-      tool_calls: [{ name: "write_file", args: { description: "report", path: REPORT, content } }],
-    },
-    {
-      tool_calls: [
-        {
-          name: REGISTER,
-          args: { team_id: teamId, request_id: `${member}-report`, name: "report", path: REPORT },
-        },
-      ],
-    },
-    { tool_calls: [{ name: "present_files", args: { filepaths: [REPORT] } }] },
-    { content: `${member} finished the report.` },
-  ];
-}
 
 const sha256 = (bytes: Buffer): string => createHash("sha256").update(bytes).digest("hex");
 
 let server: ServedGateway;
 let client: Client;
+let teams: ReturnType<typeof teamsOverHttp>;
 /** The team the hand-off built, for the refused copy that follows it. */
 let handedOff: { team: TeamView; artifactId: string } | null = null;
 
-async function action<T>(name: string, payload: Record<string, unknown>): Promise<T> {
-  const response = await fetch(`${server.apiUrl}/extensions/${NAMESPACE}/actions/${name}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  });
-  const body: unknown = await response.json();
-  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${JSON.stringify(body)}`);
-  return body as T;
-}
-
-/** Polls `get` until `done` holds of the team (the service ticks every second), bounded. */
-async function waitForTeam(
-  teamId: string,
-  done: (team: TeamDetails) => boolean,
-): Promise<TeamDetails> {
-  const deadline = Date.now() + JOB_WAIT_MS;
-  let last: TeamDetails | null = null;
-  while (Date.now() < deadline) {
-    last = await action<TeamDetails>("get", { team_id: teamId });
-    if (done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The team did not get there in time; last seen: ${JSON.stringify(last)}`);
-}
-
 async function outputFile(threadId: string, path: string): Promise<Buffer> {
-  const response = await fetch(`${server.apiUrl}/threads/${threadId}/artifacts${path}`);
-  expect(response.status).toBe(200);
-  return Buffer.from(await response.arrayBuffer());
-}
-
-async function runEvents(threadId: string, runId: string): Promise<ApiEvent[]> {
-  const response = await fetch(`${server.apiUrl}/threads/${threadId}/runs/${runId}/events`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as ApiEvent[];
-}
-
-/** The stored bytes of a ready artifact version, as the plugin keeps them. */
-async function artifactBytes(teamId: string, artifactId: string, version: number) {
-  const loaded = server.fawn.extensions.plugins.find((p) => p.namespace === NAMESPACE);
-  const teams = loaded?.contributions.services.find((s) => s instanceof Teams);
-  if (!(teams instanceof Teams)) throw new Error("The agent-teams plugin is not loaded.");
-  const { content } = await teams.store.artifact(DEFAULT_USER_ID, teamId, artifactId, version);
-  return Buffer.from(content);
+  const bytes = await teams.threadFile(threadId, path);
+  if (bytes === null) throw new Error(`${path} is missing in thread ${threadId}`);
+  return bytes;
 }
 
 /** The member's thread read with the SDK: one run, success, exactly one terminal event. */
@@ -148,7 +48,7 @@ async function checkMemberRun(threadId: string, runId: string | null) {
   expect(runs.map((r) => r.run_id)).toEqual([runId]);
   const run = await client.runs.get(threadId, String(runId));
   expect(run.status).toBe("success");
-  const events = await runEvents(threadId, String(runId));
+  const events = await teams.runEvents(threadId, String(runId));
   expect(events.filter((e) => e.event_type === "run.terminal")).toHaveLength(1);
   return client.threads.getState<{ messages: Array<{ type: string; content: unknown }> }>(threadId);
 }
@@ -161,6 +61,7 @@ beforeAll(async () => {
     }),
   });
   client = server.client();
+  teams = teamsOverHttp(server);
 });
 
 afterAll(async () => {
@@ -169,7 +70,7 @@ afterAll(async () => {
 
 describe("an agent team hands a file from one member to the next", () => {
   it("runs Author then Editor, each artifact byte for byte what the member wrote", async () => {
-    const team = await action<TeamView & { ready: boolean }>("create", {
+    const team = await teams.action<TeamView>("create", {
       request_id: "handoff-team",
       name: "Reporters",
       goal: "Write and edit the quarterly report.",
@@ -190,19 +91,14 @@ describe("an agent team hands a file from one member to the next", () => {
       ]),
     );
 
-    const authorJob = await action<{ id: string }>("send", {
+    const authorJob = await teams.action<{ id: string }>("send", {
       team_id: team.id,
       member_id: author.id,
       text: "Write the quarterly report to outputs/report.md.",
       request_id: "task-author",
     });
     const artifactId = identity(team.id, "report");
-    const afterAuthor = await waitForTeam(team.id, (t) =>
-      t.jobs.some(
-        (j) => j.id === authorJob.id && ["completed", "failed", "cancelled"].includes(j.status),
-      ),
-    );
-    const authorView = afterAuthor.jobs.find((j) => j.id === authorJob.id);
+    const { team: afterAuthor, job: authorView } = await teams.finishedJob(team.id, authorJob.id);
     expect(authorView).toMatchObject({ status: "completed", error: null });
     expect(authorView?.result).toBe("Author finished the report.");
     const v1 = afterAuthor.artifacts.find((a) => a.artifact_id === artifactId && a.version === 1);
@@ -219,22 +115,17 @@ describe("an agent team hands a file from one member to the next", () => {
     expect(authorState.values.messages.at(-1)?.content).toBe("Author finished the report.");
     const authorOutput = await outputFile(author.thread_id, REPORT);
     expect(authorOutput.toString("utf8")).toBe(DRAFT);
-    expect(await artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
+    expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
     expect(v1?.sha256).toBe(sha256(authorOutput));
 
-    const editorJob = await action<{ id: string }>("send", {
+    const editorJob = await teams.action<{ id: string }>("send", {
       team_id: team.id,
       member_id: editor.id,
       text: "Edit the attached report.",
       request_id: "task-editor",
       artifacts: [{ artifact_id: artifactId, version: 1 }],
     });
-    const afterEditor = await waitForTeam(team.id, (t) =>
-      t.jobs.some(
-        (j) => j.id === editorJob.id && ["completed", "failed", "cancelled"].includes(j.status),
-      ),
-    );
-    const editorView = afterEditor.jobs.find((j) => j.id === editorJob.id);
+    const { team: afterEditor, job: editorView } = await teams.finishedJob(team.id, editorJob.id);
     expect(editorView).toMatchObject({ status: "completed", error: null });
     expect(editorView?.result).toBe("Editor finished the report.");
 
@@ -269,11 +160,11 @@ describe("an agent team hands a file from one member to the next", () => {
     });
     const editorOutput = await outputFile(editor.thread_id, REPORT);
     expect(editorOutput.toString("utf8")).toBe(EDITED);
-    expect(await artifactBytes(team.id, artifactId, 2)).toEqual(editorOutput);
+    expect(await teams.artifactBytes(team.id, artifactId, 2)).toEqual(editorOutput);
     expect(v2?.sha256).toBe(sha256(editorOutput));
     // Version 1 is unchanged by the second registration.
-    expect(await artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
-    const delivery = (await runEvents(editor.thread_id, String(editorView?.run_id))).find(
+    expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
+    const delivery = (await teams.runEvents(editor.thread_id, String(editorView?.run_id))).find(
       (e) => e.event_type === "run.delivery",
     );
     expect(delivery?.content).toMatchObject({
@@ -296,19 +187,14 @@ describe("an agent team hands a file from one member to the next", () => {
       body: form,
     });
     expect(uploaded.status).toBe(200);
-    const job = await action<{ id: string }>("send", {
+    const job = await teams.action<{ id: string }>("send", {
       team_id: team.id,
       member_id: author.id,
       text: "Review the edited report.",
       request_id: "task-author-review",
       artifacts: [{ artifact_id: artifactId, version: 2 }],
     });
-    const after = await waitForTeam(team.id, (t) =>
-      t.jobs.some(
-        (j) => j.id === job.id && ["completed", "failed", "cancelled"].includes(j.status),
-      ),
-    );
-    const view = after.jobs.find((j) => j.id === job.id);
+    const { job: view } = await teams.finishedJob(team.id, job.id);
     expect(view?.status).toBe("failed");
     expect(view?.error).toContain("artifact copy");
     expect(view?.run_id).toBeNull();
