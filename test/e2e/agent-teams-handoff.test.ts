@@ -68,137 +68,155 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** Above the bounded waits inside (each job at most a minute). */
+const TEST_TIMEOUT_MS = 150_000;
+
 describe("an agent team hands a file from one member to the next", () => {
-  it("runs Author then Editor, each artifact byte for byte what the member wrote", async () => {
-    const team = await teams.action<TeamView>("create", {
-      request_id: "handoff-team",
-      name: "Reporters",
-      goal: "Write and edit the quarterly report.",
-      members: [
-        { name: "Author", agent: "lead_agent" },
-        { name: "Editor", agent: "lead_agent" },
-      ],
-    });
-    expect(team.ready).toBe(true);
-    const [author, editor] = team.members;
-    if (author === undefined || editor === undefined) throw new Error("two members expected");
-    // The script names the team, so it is written now: the model loads it at its first call.
-    await writeFile(
-      join(server.home, "team.yaml"),
-      stringify([
-        { match: "You are Author", turns: memberTurns(team.id, "Author", DRAFT, null) },
-        { match: "You are Editor", turns: memberTurns(team.id, "Editor", EDITED, UPLOADED) },
-      ]),
-    );
+  it(
+    "runs Author then Editor, each artifact byte for byte what the member wrote",
+    async () => {
+      const team = await teams.action<TeamView>("create", {
+        request_id: "handoff-team",
+        name: "Reporters",
+        goal: "Write and edit the quarterly report.",
+        members: [
+          { name: "Author", agent: "lead_agent" },
+          { name: "Editor", agent: "lead_agent" },
+        ],
+      });
+      expect(team.ready).toBe(true);
+      const [author, editor] = team.members;
+      if (author === undefined || editor === undefined) throw new Error("two members expected");
+      // The script names the team, so it is written now: the model loads it at its first call.
+      await writeFile(
+        join(server.home, "team.yaml"),
+        stringify([
+          { match: "You are Author", turns: memberTurns(team.id, "Author", DRAFT, null) },
+          { match: "You are Editor", turns: memberTurns(team.id, "Editor", EDITED, UPLOADED) },
+        ]),
+      );
 
-    const authorJob = await teams.action<{ id: string }>("send", {
-      team_id: team.id,
-      member_id: author.id,
-      text: "Write the quarterly report to outputs/report.md.",
-      request_id: "task-author",
-    });
-    const artifactId = identity(team.id, "report");
-    const { team: afterAuthor, job: authorView } = await teams.finishedJob(team.id, authorJob.id);
-    expect(authorView).toMatchObject({ status: "completed", error: null });
-    expect(authorView?.result).toBe("Author finished the report.");
-    const v1 = afterAuthor.artifacts.find((a) => a.artifact_id === artifactId && a.version === 1);
-    expect(v1).toMatchObject({
-      name: "report",
-      path: REPORT,
-      status: "ready",
-      size: Buffer.byteLength(DRAFT),
-      source: { job_id: authorJob.id, member_id: author.id, thread_id: author.thread_id },
-    });
-    expect(v1?.source.run_id).toBe(authorView?.run_id);
+      const authorJob = await teams.action<{ id: string }>("send", {
+        team_id: team.id,
+        member_id: author.id,
+        text: "Write the quarterly report to outputs/report.md.",
+        request_id: "task-author",
+      });
+      const artifactId = identity(team.id, "report");
+      const { team: afterAuthor, job: authorView } = await teams.finishedJob(team.id, authorJob.id);
+      expect(authorView).toMatchObject({ status: "completed", error: null });
+      expect(authorView?.result).toBe("Author finished the report.");
+      const v1 = afterAuthor.artifacts.find((a) => a.artifact_id === artifactId && a.version === 1);
+      expect(v1).toMatchObject({
+        name: "report",
+        path: REPORT,
+        status: "ready",
+        size: Buffer.byteLength(DRAFT),
+        source: { job_id: authorJob.id, member_id: author.id, thread_id: author.thread_id },
+      });
+      expect(v1?.source.run_id).toBe(authorView?.run_id);
 
-    const authorState = await checkMemberRun(author.thread_id, authorView?.run_id ?? null);
-    expect(authorState.values.messages.at(-1)?.content).toBe("Author finished the report.");
-    const authorOutput = await outputFile(author.thread_id, REPORT);
-    expect(authorOutput.toString("utf8")).toBe(DRAFT);
-    expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
-    expect(v1?.sha256).toBe(sha256(authorOutput));
+      const authorState = await checkMemberRun(author.thread_id, authorView?.run_id ?? null);
+      expect(authorState.values.messages.at(-1)?.content).toBe("Author finished the report.");
+      const authorOutput = await outputFile(author.thread_id, REPORT);
+      expect(authorOutput.toString("utf8")).toBe(DRAFT);
+      expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
+      expect(v1?.sha256).toBe(sha256(authorOutput));
 
-    const editorJob = await teams.action<{ id: string }>("send", {
-      team_id: team.id,
-      member_id: editor.id,
-      text: "Edit the attached report.",
-      request_id: "task-editor",
-      artifacts: [{ artifact_id: artifactId, version: 1 }],
-    });
-    const { team: afterEditor, job: editorView } = await teams.finishedJob(team.id, editorJob.id);
-    expect(editorView).toMatchObject({ status: "completed", error: null });
-    expect(editorView?.result).toBe("Editor finished the report.");
+      const editorJob = await teams.action<{ id: string }>("send", {
+        team_id: team.id,
+        member_id: editor.id,
+        text: "Edit the attached report.",
+        request_id: "task-editor",
+        artifacts: [{ artifact_id: artifactId, version: 1 }],
+      });
+      const { team: afterEditor, job: editorView } = await teams.finishedJob(team.id, editorJob.id);
+      expect(editorView).toMatchObject({ status: "completed", error: null });
+      expect(editorView?.result).toBe("Editor finished the report.");
 
-    const editorState = await checkMemberRun(editor.thread_id, editorView?.run_id ?? null);
-    const [input] = editorState.values.messages;
-    const inputText = typeof input?.content === "string" ? input.content : "";
-    expect(inputText.startsWith("Team collaboration request.")).toBe(true);
-    const listed = JSON.parse(inputText.slice(inputText.indexOf("{"))) as {
-      files: Array<{ name: string; path: string }>;
-    };
-    expect(listed.files).toEqual([{ name: "report", path: UPLOADED }]);
-    // The imported copy is v1 byte for byte, and the agent read exactly that.
-    expect(await outputFile(editor.thread_id, UPLOADED)).toEqual(authorOutput);
-    const readBack = editorState.values.messages.find(
-      (m) => m.type === "tool" && typeof m.content === "string" && m.content.includes("Revenue"),
-    );
-    expect(readBack?.content).toContain("Revenue grew by 12 %. Costs stayed flat.");
+      const editorState = await checkMemberRun(editor.thread_id, editorView?.run_id ?? null);
+      const [input] = editorState.values.messages;
+      const inputText = typeof input?.content === "string" ? input.content : "";
+      expect(inputText.startsWith("Team collaboration request.")).toBe(true);
+      const listed = JSON.parse(inputText.slice(inputText.indexOf("{"))) as {
+        files: Array<{ name: string; path: string }>;
+      };
+      expect(listed.files).toEqual([{ name: "report", path: UPLOADED }]);
+      // The imported copy is v1 byte for byte, and the agent read exactly that.
+      expect(await outputFile(editor.thread_id, UPLOADED)).toEqual(authorOutput);
+      const readBack = editorState.values.messages.find(
+        (m) => m.type === "tool" && typeof m.content === "string" && m.content.includes("Revenue"),
+      );
+      expect(readBack?.content).toContain("Revenue grew by 12 %. Costs stayed flat.");
 
-    // The run was admitted as the plugin's, carrying the import's receipt for the pre-agent check.
-    const editorRow = await server.fawn.stores.runs.get(String(editorView?.run_id));
-    expect(editorRow?.kwargs.origin).toEqual({ kind: "extension", namespace: NAMESPACE });
-    expect(editorRow?.kwargs.artifact_imports).toEqual([
-      { filename: "report.md", path: UPLOADED, sha256: v1?.sha256, size: Buffer.byteLength(DRAFT) },
-    ]);
+      // The run was admitted as the plugin's, carrying the import's receipt for the pre-agent check.
+      const editorRow = await server.fawn.stores.runs.get(String(editorView?.run_id));
+      expect(editorRow?.kwargs.origin).toEqual({ kind: "extension", namespace: NAMESPACE });
+      expect(editorRow?.kwargs.artifact_imports).toEqual([
+        {
+          filename: "report.md",
+          path: UPLOADED,
+          sha256: v1?.sha256,
+          size: Buffer.byteLength(DRAFT),
+        },
+      ]);
 
-    const v2 = afterEditor.artifacts.find((a) => a.artifact_id === artifactId && a.version === 2);
-    expect(v2).toMatchObject({
-      name: "report",
-      status: "ready",
-      size: Buffer.byteLength(EDITED),
-      source: { job_id: editorJob.id, member_id: editor.id, thread_id: editor.thread_id },
-    });
-    const editorOutput = await outputFile(editor.thread_id, REPORT);
-    expect(editorOutput.toString("utf8")).toBe(EDITED);
-    expect(await teams.artifactBytes(team.id, artifactId, 2)).toEqual(editorOutput);
-    expect(v2?.sha256).toBe(sha256(editorOutput));
-    // Version 1 is unchanged by the second registration.
-    expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
-    const delivery = (await teams.runEvents(editor.thread_id, String(editorView?.run_id))).find(
-      (e) => e.event_type === "run.delivery",
-    );
-    expect(delivery?.content).toMatchObject({
-      by_tool: { present_files: [REPORT] },
-      satisfied: true,
-    });
-    handedOff = { team, artifactId };
-  });
+      const v2 = afterEditor.artifacts.find((a) => a.artifact_id === artifactId && a.version === 2);
+      expect(v2).toMatchObject({
+        name: "report",
+        status: "ready",
+        size: Buffer.byteLength(EDITED),
+        source: { job_id: editorJob.id, member_id: editor.id, thread_id: editor.thread_id },
+      });
+      const editorOutput = await outputFile(editor.thread_id, REPORT);
+      expect(editorOutput.toString("utf8")).toBe(EDITED);
+      expect(await teams.artifactBytes(team.id, artifactId, 2)).toEqual(editorOutput);
+      expect(v2?.sha256).toBe(sha256(editorOutput));
+      // Version 1 is unchanged by the second registration.
+      expect(await teams.artifactBytes(team.id, artifactId, 1)).toEqual(authorOutput);
+      const delivery = (await teams.runEvents(editor.thread_id, String(editorView?.run_id))).find(
+        (e) => e.event_type === "run.delivery",
+      );
+      expect(delivery?.content).toMatchObject({
+        by_tool: { present_files: [REPORT] },
+        satisfied: true,
+      });
+      handedOff = { team, artifactId };
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it("fails a job whose copy would overwrite another file of that name, and runs nothing", async () => {
-    if (handedOff === null) throw new Error("needs the hand-off above");
-    const { team, artifactId } = handedOff;
-    const author = team.members[0];
-    if (author === undefined) throw new Error("Author expected");
-    // The owner's own report.md sits in Author's uploads; the import must not replace it.
-    const form = new FormData();
-    form.append("files", new Blob(["my own notes\n"]), "report.md");
-    const uploaded = await fetch(`${server.apiUrl}/threads/${author.thread_id}/uploads`, {
-      method: "POST",
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
-    const job = await teams.action<{ id: string }>("send", {
-      team_id: team.id,
-      member_id: author.id,
-      text: "Review the edited report.",
-      request_id: "task-author-review",
-      artifacts: [{ artifact_id: artifactId, version: 2 }],
-    });
-    const { job: view } = await teams.finishedJob(team.id, job.id);
-    expect(view?.status).toBe("failed");
-    expect(view?.error).toContain("artifact copy");
-    expect(view?.run_id).toBeNull();
-    expect((await outputFile(author.thread_id, UPLOADED)).toString("utf8")).toBe("my own notes\n");
-    expect(await client.runs.list(author.thread_id)).toHaveLength(1);
-  });
+  it(
+    "fails a job whose copy would overwrite another file of that name, and runs nothing",
+    async () => {
+      if (handedOff === null) throw new Error("needs the hand-off above");
+      const { team, artifactId } = handedOff;
+      const author = team.members[0];
+      if (author === undefined) throw new Error("Author expected");
+      // The owner's own report.md sits in Author's uploads; the import must not replace it.
+      const form = new FormData();
+      form.append("files", new Blob(["my own notes\n"]), "report.md");
+      const uploaded = await fetch(`${server.apiUrl}/threads/${author.thread_id}/uploads`, {
+        method: "POST",
+        body: form,
+      });
+      expect(uploaded.status).toBe(200);
+      const job = await teams.action<{ id: string }>("send", {
+        team_id: team.id,
+        member_id: author.id,
+        text: "Review the edited report.",
+        request_id: "task-author-review",
+        artifacts: [{ artifact_id: artifactId, version: 2 }],
+      });
+      const { job: view } = await teams.finishedJob(team.id, job.id);
+      expect(view?.status).toBe("failed");
+      expect(view?.error).toContain("artifact copy");
+      expect(view?.run_id).toBeNull();
+      expect((await outputFile(author.thread_id, UPLOADED)).toString("utf8")).toBe(
+        "my own notes\n",
+      );
+      expect(await client.runs.list(author.thread_id)).toHaveLength(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
