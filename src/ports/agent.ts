@@ -14,6 +14,14 @@ export interface EvidenceRecorder {
   ): boolean;
 }
 
+/**
+ * The slice of the run journal tool results reach it through (a LangChain callback): a result
+ * that adds to the thread's `artifacts` (present_files) is what delivery verification counts.
+ */
+export interface ToolResultRecorder {
+  handleToolEnd(output: unknown, runId: string, parentRunId?: string, tags?: string[]): unknown;
+}
+
 /** Anything that streams like a compiled LangGraph graph. */
 export interface StreamingAgent {
   stream(
@@ -31,8 +39,8 @@ export interface AgentStreamOptions {
   interruptBefore?: string[] | "*";
   interruptAfter?: string[] | "*";
   runName?: string;
-  /** The run's journal, for graphs that record middleware evidence directly. */
-  journal?: EvidenceRecorder | null;
+  /** The run's journal, for graphs that record middleware evidence or tool results directly. */
+  journal?: (EvidenceRecorder & ToolResultRecorder) | null;
   [key: string]: unknown;
 }
 

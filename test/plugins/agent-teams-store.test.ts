@@ -170,7 +170,8 @@ describe.each(engines)("agent-teams store on $name", (engine) => {
   });
 
   it("a peer carries on the job of a holder that died before saving its admission", async () => {
-    teamsSettings.leaseSeconds = 0.2;
+    // Long enough that no lease lapses by itself, however slow the machine: the test ends it below.
+    teamsSettings.leaseSeconds = 60;
     const runs = new Runs();
     const file = "takeover";
     const start = async (): Promise<Teams> => {
@@ -217,7 +218,8 @@ describe.each(engines)("agent-teams store on $name", (engine) => {
     const peer = await start();
     await peer.tick();
     expect((await peer.store.get("alice", created.id)).jobs[0]?.run_id).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The dead holder never renews: its lease runs out (expired here rather than waited for).
+    await peer.store.db.updateTable("agent_teams_lease").set({ expires_at: 0 }).execute();
     await peer.tick();
     const recovered = (await peer.store.get("alice", created.id)).jobs[0];
     expect(recovered?.id).toBe(job.id);

@@ -51,6 +51,7 @@ describe("loadConfig sources", () => {
       home,
       log_level: "info",
       models: [],
+      plugins: [],
       tool_groups: [],
       tools: [],
       sandbox: {

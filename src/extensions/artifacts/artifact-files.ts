@@ -20,6 +20,18 @@ export function sha256Hex(content: Uint8Array): string {
 }
 
 /**
+ * The caller gave up on the transfer: a 409 (nothing changed, the caller may retry), checked
+ * between steps because a started file operation cannot be interrupted.
+ */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) {
+    throw new AgentRunError(409, "The file transfer was aborted; nothing was changed", {
+      cause: signal.reason,
+    });
+  }
+}
+
+/**
  * `base/<segments…>` as a real folder chain: each step below `base` must be a folder, not a link.
  * With `create`, missing steps are made; without, a missing step answers null.
  */
@@ -80,13 +92,15 @@ export async function readFileIn(
 /**
  * Store `content` as `name` in `folder` unless a file is there already: written whole or not at
  * all (staged, then hard-linked into place, which never replaces an existing entry). Answers what
- * was found: nothing (now written), the same bytes, or different ones (left untouched).
+ * was found: nothing (now written), the same bytes, or different ones (left untouched). An aborted
+ * `signal` is honoured up to the link: the staged copy is removed and nothing is written.
  */
 export async function writeFileOnce(
   folder: { dir: string; stat: Stats },
   name: string,
   content: Uint8Array,
   maxBytes: number,
+  signal?: AbortSignal,
 ): Promise<"written" | "same" | "changed"> {
   const digest = sha256Hex(content);
   const compare = async (): Promise<"same" | "changed" | null> => {
@@ -96,6 +110,7 @@ export async function writeFileOnce(
   };
   const found = await compare();
   if (found !== null) return found;
+  throwIfAborted(signal);
   const staged = join(
     folder.dir,
     `${STAGING_PREFIX}${randomBytes(12).toString("hex")}${STAGING_SUFFIX}`,
@@ -109,6 +124,7 @@ export async function writeFileOnce(
     } finally {
       await handle.close();
     }
+    throwIfAborted(signal);
     try {
       await link(staged, join(folder.dir, name));
       return "written";

@@ -1,7 +1,13 @@
 import { AgentRunError, describeError } from "../../core/errors.js";
 import type { FawnPaths, ThreadScope } from "../../core/paths.js";
 import type { ArtifactReceiptJson, RunInvocation } from "../../ports/run-types.js";
-import { folderChain, readFileIn, sha256Hex, writeFileOnce } from "./artifact-files.js";
+import {
+  folderChain,
+  readFileIn,
+  sha256Hex,
+  throwIfAborted,
+  writeFileOnce,
+} from "./artifact-files.js";
 import { checkReceipt, readableLocation, uploadPath } from "./artifact-paths.js";
 import {
   type AcquireArtifactLease,
@@ -59,22 +65,28 @@ export class ThreadArtifacts {
     this.provider = () => deps.provider;
   }
 
-  /** Write `content` as `filename` into the thread's uploads; the same bytes again: same receipt. */
+  /**
+   * Write `content` as `filename` into the thread's uploads; the same bytes again: same receipt.
+   * An aborted `signal` stops the import at its next step, before the file is linked into place.
+   */
   async importArtifact(
     scope: ThreadScope,
     filename: string,
     content: Uint8Array,
+    signal?: AbortSignal,
   ): Promise<ArtifactReceiptJson> {
     const name = this.deps.checkName(filename);
     if (content.byteLength > this.deps.maxFileBytes) {
       throw new AgentRunError(413, `Artifact is larger than ${this.deps.maxFileBytes} bytes`);
     }
+    throwIfAborted(signal);
     const outcome = await this.deps.threadOperation(scope, () =>
       withRoot(this.hold(scope), async (root) => {
+        throwIfAborted(signal);
         const folder = await folderChain(root.base, [...root.segments, "uploads"], true);
         if (folder === null)
           throw new AgentRunError(409, "The thread's uploads folder vanished; retry");
-        return writeFileOnce(folder, name, content, this.deps.maxFileBytes);
+        return writeFileOnce(folder, name, content, this.deps.maxFileBytes, signal);
       }),
     );
     if (outcome === "changed") {
@@ -88,13 +100,19 @@ export class ThreadArtifacts {
     };
   }
 
-  /** The raw bytes of a file under the thread's `outputs/` or `uploads/` (no presentation needed). */
-  async readArtifact(scope: ThreadScope, path: string): Promise<Uint8Array> {
+  /**
+   * The raw bytes of a file under the thread's `outputs/` or `uploads/` (no presentation needed).
+   * An aborted `signal` stops the read at its next step; bytes read by then are dropped.
+   */
+  async readArtifact(scope: ThreadScope, path: string, signal?: AbortSignal): Promise<Uint8Array> {
     const { folders, name } = readableLocation(path);
+    throwIfAborted(signal);
     const bytes = await withRoot(this.hold(scope), async (root) => {
+      throwIfAborted(signal);
       const folder = await folderChain(root.base, [...root.segments, ...folders], false);
       return folder === null ? null : readFileIn(folder, name, this.deps.maxFileBytes);
     });
+    throwIfAborted(signal);
     if (bytes === null) throw new AgentRunError(404, `Artifact not found: ${path}`);
     return bytes;
   }

@@ -159,14 +159,19 @@ export class AgentRunsHandle implements AgentRuns {
     const content = Uint8Array.from(args.content);
     return this.call(async () => {
       await this.ownedThread(args.threadId);
-      return this.deps.artifacts.importArtifact(this.scope(args.threadId), args.filename, content);
+      return this.deps.artifacts.importArtifact(
+        this.scope(args.threadId),
+        args.filename,
+        content,
+        args.signal,
+      );
     });
   }
 
   async readArtifact(args: ReadArtifactArgs): Promise<Uint8Array> {
     return this.call(async () => {
       await this.ownedThread(args.threadId);
-      return this.deps.artifacts.readArtifact(this.scope(args.threadId), args.path);
+      return this.deps.artifacts.readArtifact(this.scope(args.threadId), args.path, args.signal);
     });
   }
 

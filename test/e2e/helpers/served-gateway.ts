@@ -28,6 +28,11 @@ export interface ServedGatewayOptions {
   auth?: AuthProvider;
   /** Serve this web build at `/` (the UI), as `fawn serve` serves web/dist. */
   webRoot?: string;
+  /**
+   * Serve this FAWN_HOME instead of a fresh one (a restart over the same stores and files); the
+   * caller owns it, so `close()` leaves it in place.
+   */
+  home?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface ServedGatewayOptions {
 export async function startServedGateway(
   options: ServedGatewayOptions = {},
 ): Promise<ServedGateway> {
-  const home = await mkdtemp(join(tmpdir(), "fawn-e2e-"));
+  const home = options.home ?? (await mkdtemp(join(tmpdir(), "fawn-e2e-")));
   const { config } = parseConfig(
     { database: { url: `sqlite:${join(home, "fawn.db")}` }, ...options.config?.(home) },
     { env: { FAWN_HOME: home }, cwd: home },
@@ -75,7 +80,7 @@ export async function startServedGateway(
     async close() {
       await server.close();
       await fawn.close();
-      await rm(home, { recursive: true, force: true });
+      if (options.home === undefined) await rm(home, { recursive: true, force: true });
     },
   };
 }
