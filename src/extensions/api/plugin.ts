@@ -151,10 +151,32 @@ export interface PluginHttpRequest {
   body: unknown;
 }
 
-export interface PluginHttpResponse {
+/** A route's answer: a JSON body, or raw bytes (`PluginBinaryResponse`). */
+export type PluginHttpResponse = PluginJsonResponse | PluginBinaryResponse;
+
+export interface PluginJsonResponse {
   status?: number;
   /** JSON-encoded for the answer. */
   body: unknown;
+}
+
+/**
+ * Raw bytes, e.g. a file. The host sends `Content-Type`, `Content-Length` and `nosniff`, and
+ * decides the disposition: only types safe to show (text, JSON, raster images, PDF) are `inline`;
+ * anything else, HTML and SVG included, is an `attachment`.
+ */
+export interface PluginBinaryResponse {
+  status?: number;
+  bytes: Uint8Array;
+  /**
+   * A MIME type, e.g. `text/markdown; charset=utf-8`. Without it the host derives one from
+   * `filename`'s extension (as it does for thread artifacts), else `application/octet-stream`.
+   */
+  contentType?: string;
+  /** The name a download is saved under. */
+  filename?: string;
+  /** Ask for `attachment` even for a type that could be shown inline. */
+  download?: boolean;
 }
 
 /** A plugin's SQL connection: `db.withTables<T>()` types it with the plugin's tables. */

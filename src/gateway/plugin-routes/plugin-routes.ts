@@ -11,6 +11,7 @@ import type { GatewayEnv } from "../http/gateway-env.js";
 import { assertJsonWithinLimits, type JsonLimits } from "../http/json-limits.js";
 import { readJsonBody } from "../http/validation.js";
 import { extensionsListing } from "./extensions-listing.js";
+import { binaryAnswerProblem, isBinaryAnswer, sendBinary } from "./plugin-binary.js";
 import { pluginFailureResponse, record } from "./plugin-failure.js";
 
 export interface PluginRoutesDeps {
@@ -112,19 +113,21 @@ async function servePluginRoute(
     );
   }
   const status = answer?.status ?? 200;
-  if (!Number.isInteger(status) || status < 200 || status > 599) {
-    record(
-      deps.extensions,
-      plugin,
-      "error",
-      `route ${route.method} ${route.path} answered status ${String(status)}`,
-    );
+  const problem =
+    !Number.isInteger(status) || status < 200 || status > 599
+      ? `answered status ${String(status)}`
+      : isBinaryAnswer(answer)
+        ? binaryAnswerProblem(answer)
+        : null;
+  if (problem !== null) {
+    record(deps.extensions, plugin, "error", `route ${route.method} ${route.path} ${problem}`);
     return c.json(
       { detail: { code: "bad_request", message: "The plugin gave an invalid answer." } },
       400,
     );
   }
   if (status === 204 || status === 304) return c.body(null, status as StatusCode);
+  if (isBinaryAnswer(answer)) return sendBinary(c, answer, status as 200);
   return c.json(answer.body ?? null, status as 200);
 }
 

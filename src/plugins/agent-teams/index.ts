@@ -2,6 +2,7 @@ import type { FawnPlugin, PluginContributions } from "../../extensions/api/index
 import { teamActions } from "./actions.js";
 import { parseConfig } from "./config.js";
 import { NAMESPACE } from "./model.js";
+import { teamRoutes } from "./routes.js";
 import { Teams } from "./teams.js";
 import { teamTools } from "./tools.js";
 
@@ -34,6 +35,7 @@ export function installAgentTeams(config: Readonly<Record<string, unknown>>): Pl
   return {
     actions: teamActions(teams),
     tools: teamTools(teams),
+    routes: teamRoutes(teams),
     services: parsed.enabled ? [teams] : [],
   };
 }

@@ -31,7 +31,14 @@ export function createTeam(request: {
 export function getTeam(teamId: string, revision: string | null, signal?: AbortSignal) {
   return action<TeamAnswer>(
     "get",
-    { team_id: teamId, offset: 0, limit: JOB_PAGE, ...(revision ? { revision } : {}) },
+    // `details`: each job's task text, which its card shows (the plugin omits it by default).
+    {
+      team_id: teamId,
+      offset: 0,
+      limit: JOB_PAGE,
+      details: true,
+      ...(revision ? { revision } : {}),
+    },
     signal,
   );
 }
