@@ -244,7 +244,7 @@ export class TeamsApiStub {
     if (moved) team.revision += 1;
     const revision = String(team.revision);
     if (payload.revision === revision) return { unchanged: true, revision };
-    return this.view(team);
+    return this.view(team, payload.details === true);
   }
 
   private send(payload: Record<string, unknown>): unknown {
@@ -304,7 +304,8 @@ export class TeamsApiStub {
     return job;
   }
 
-  private view(team: Team): unknown {
+  /** Like the plugin, a job's task text is only in the `details` projection. */
+  private view(team: Team, details = false): unknown {
     return {
       id: team.id,
       name: team.name,
@@ -313,7 +314,9 @@ export class TeamsApiStub {
       connected: true,
       members: team.members,
       total_jobs: team.jobs.length,
-      jobs: team.jobs.map(({ request_id: _r, answer: _a, shown: _s, ...job }) => job),
+      jobs: team.jobs.map(({ request_id: _r, answer: _a, shown: _s, text, ...job }) =>
+        details ? { ...job, text } : job,
+      ),
       messages: [],
       artifacts: team.artifacts.map(({ content: _c, ...artifact }) => artifact),
       revision: String(team.revision),
