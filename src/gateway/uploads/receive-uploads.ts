@@ -101,7 +101,8 @@ export async function receiveUploads(
 
 /** Collects the files of one request; the first failure wins and voids the rest. */
 class UploadReceiver {
-  private readonly received: ReceivedUpload[] = [];
+  /** One slot per accepted part, in arrival order (staging may finish out of order). */
+  private readonly slots: Array<ReceivedUpload | null> = [];
   private readonly pending: Array<Promise<void>> = [];
   private readonly taken = new Set<string>();
   private failure: unknown = null;
@@ -125,12 +126,13 @@ class UploadReceiver {
 
   async finish(): Promise<ReceivedUpload[]> {
     await Promise.allSettled(this.pending);
-    if (this.failure === null && this.received.length === 0) this.fail(noFiles());
+    const received = this.slots.filter((file): file is ReceivedUpload => file !== null);
+    if (this.failure === null && received.length === 0) this.fail(noFiles());
     if (this.failure !== null) {
-      await Promise.all(this.received.map((file) => file.staged.discard()));
+      await Promise.all(received.map((file) => file.staged.discard()));
       throw this.failure;
     }
-    return this.received;
+    return received;
   }
 
   private async write(field: string, stream: Readable, rawName: string | undefined): Promise<void> {
@@ -140,6 +142,7 @@ class UploadReceiver {
       stream.resume();
       return;
     }
+    const slot = this.slots.push(null) - 1;
     let staged: StagedUpload;
     try {
       staged = await this.folder.stage();
@@ -149,7 +152,7 @@ class UploadReceiver {
       return;
     }
     const file: ReceivedUpload = { ...names, size: 0, staged };
-    this.received.push(file);
+    this.slots[slot] = file;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         // After a failure the rest of the body is read and dropped, so the client gets its answer.
