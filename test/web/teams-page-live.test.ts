@@ -11,11 +11,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pluginToolName } from "../../src/agent/tools/plugin-tools.js";
 import { NAMESPACE } from "../../src/plugins/agent-teams/index.js";
 import { buildWeb } from "../../web/ensure-web-build.js";
-import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import { launchChromium, reportPageOnFailure, requireChromium } from "./helpers/chromium.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
 const hasChromium = await requireChromium();
@@ -103,18 +103,7 @@ describe.skipIf(!hasChromium)(
       });
       context.setDefaultTimeout(60_000);
       const page = await context.newPage();
-      const logs: string[] = [];
-      page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
-      page.on("pageerror", (error) => logs.push(`page error: ${error.message}`));
-      page.on("response", (response) => {
-        if (response.url().includes("/api/"))
-          logs.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-      });
-      onTestFailed(async () => {
-        const shot = join(tmpdir(), `fawn-teams-live-failure-${Date.now()}.png`);
-        await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
-        console.error(`screenshot: ${shot}\n${logs.slice(-80).join("\n")}`);
-      });
+      reportPageOnFailure(page, "teams-live");
       await page.goto(`${server.url}${path}`);
       return page;
     }

@@ -12,9 +12,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
-import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import { launchChromium, reportPageOnFailure, requireChromium } from "./helpers/chromium.js";
 import {
   BRIEF,
   DELETE_REFUSED,
@@ -81,18 +81,7 @@ describe.skipIf(!hasChromium)("the Teams page in Chromium", { timeout: 120_000 }
     });
     context.setDefaultTimeout(30_000);
     const page = await context.newPage();
-    const logs: string[] = [];
-    page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
-    page.on("pageerror", (error) => logs.push(`page error: ${error.message}`));
-    page.on("response", (response) => {
-      if (response.url().includes("/api/"))
-        logs.push(`${response.status()} ${response.request().method()} ${response.url()}`);
-    });
-    onTestFailed(async () => {
-      const shot = join(tmpdir(), `fawn-teams-failure-${Date.now()}.png`);
-      await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
-      console.error(`screenshot: ${shot}\n${logs.join("\n")}`);
-    });
+    reportPageOnFailure(page, "teams");
     if (options.stub) await options.stub.install(page);
     await page.goto(`${server.url}${path}`);
     return page;

@@ -1,5 +1,8 @@
 import { access } from "node:fs/promises";
-import { type Browser, chromium } from "playwright-core";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { onTestFailed } from "vitest";
 import { inCi, warnSkipped } from "../../sandbox/helpers/require-bwrap.js";
 
 /** Debian's Chromium (`apt-get install chromium`); CHROMIUM_PATH overrides. */
@@ -26,5 +29,24 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     // Root in a container: Chromium's own sandbox needs user namespaces it may not get.
     args: ["--no-sandbox", "--disable-dev-shm-usage"],
+  });
+}
+
+/**
+ * Logs the page's console, errors and API answers; when the current test fails, prints the last
+ * of them with a full-page screenshot saved as `fawn-<name>-failure-<time>.png`.
+ */
+export function reportPageOnFailure(page: Page, name: string): void {
+  const logs: string[] = [];
+  page.on("console", (message) => logs.push(`${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => logs.push(`page error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.url().includes("/api/"))
+      logs.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  onTestFailed(async () => {
+    const shot = join(tmpdir(), `fawn-${name}-failure-${Date.now()}.png`);
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+    console.error(`screenshot: ${shot}\n${logs.slice(-80).join("\n")}`);
   });
 }
