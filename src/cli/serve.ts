@@ -34,7 +34,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Relative `plugins[].use` paths are relative to the config file.
     ...(source ? { pluginBaseDir: dirname(source) } : {}),
   });
-  const app = createFawnGateway(fawn, { logger, agent: agent.description });
+  const app = createFawnGateway(fawn, { logger, graphs: agent.graphs });
   const server = await startGatewayServer(app, {
     port,
     host,

@@ -4,11 +4,17 @@ import { sandboxToolSettingsOf } from "../agent/tools/sandbox/sandbox-tool-setti
 import type { AgentBuilder } from "../app/create-fawn.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
-import type { AgentDescription } from "../gateway/assistants/assistant-catalog.js";
 import type { AgentFactory } from "../ports/agent.js";
+import {
+  type GraphCatalog,
+  LEAD_AGENT_GRAPH_ID,
+  staticGraphCatalog,
+  undescribedGraph,
+} from "../ports/graph-catalog.js";
 
 export interface ServedAgent {
-  description: AgentDescription;
+  /** The graphs served, as the API describes them. */
+  graphs: GraphCatalog;
   /**
    * `createFawn`'s agent builder: the lead agent over the checkpointer createFawn chose, its tools
    * in the sandbox `sandbox.use` selects.
@@ -16,12 +22,10 @@ export interface ServedAgent {
   build: AgentBuilder;
 }
 
-const LEAD_AGENT_DESCRIPTION: AgentDescription = {
-  kind: "lead_agent",
-  name: "lead_agent",
+const LEAD_AGENT_GRAPH = undescribedGraph(LEAD_AGENT_GRAPH_ID, {
   description:
     "The lead agent: plans, uses tools and the thread's files; the configured model, or the offline demo model.",
-};
+});
 
 /** The graph `fawn serve` runs: the lead agent over the checkpointer the runtime reads state from. */
 export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
@@ -29,7 +33,7 @@ export function servedAgent(config: FawnConfig, logger: Logger): ServedAgent {
   checkConfiguredTools(config.tools);
   let factory: AgentFactory | undefined;
   return {
-    description: LEAD_AGENT_DESCRIPTION,
+    graphs: staticGraphCatalog([LEAD_AGENT_GRAPH]),
     build: ({ checkpointer, sandbox, extensions, agentRuns }) => {
       factory ??= createLeadAgentFactory({
         config,

@@ -2,8 +2,14 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
+import {
+  type GraphCatalog,
+  LEAD_AGENT_GRAPH_ID,
+  staticGraphCatalog,
+  undescribedGraph,
+} from "../ports/graph-catalog.js";
 import { artifactRoutes } from "./artifacts/artifact-routes.js";
-import { type AgentDescription, AssistantCatalog } from "./assistants/assistant-catalog.js";
+import { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
@@ -31,8 +37,8 @@ import { webRoutes } from "./web/web-routes.js";
 export interface GatewayOptions {
   /** The runtime parts the gateway works over (`src/app/` builds them from a Fawn). */
   deps: GatewayDeps;
-  /** How the served graph describes itself; default: an undescribed `lead_agent`. */
-  agent?: AgentDescription;
+  /** The graphs this server runs and how they describe themselves; default: an undescribed `lead_agent`. */
+  graphs?: GraphCatalog;
   /** Built from `deps` unless given (the composition root shares one set with plugins). */
   services?: GatewayServices;
   /** Default: from `deps.config.auth.mode`. */
@@ -90,7 +96,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
 /** How route handlers' services are built; `createGatewayApp` builds them unless given. */
 export type GatewayServicesOptions = Pick<
   GatewayOptions,
-  "agent" | "heartbeatMs" | "streamHooks" | "logger"
+  "graphs" | "heartbeatMs" | "streamHooks" | "logger"
 >;
 
 /**
@@ -106,7 +112,10 @@ export function createGatewayServices(
   const state = new ThreadStateService(deps.checkpointer);
   const threads = new ThreadService({ home: config.home, manager: deps.manager, stores }, state);
   const assistants = new AssistantCatalog(
-    options.agent ?? { kind: "lead_agent", name: "lead_agent", description: "The lead agent." },
+    options.graphs ??
+      staticGraphCatalog([
+        undescribedGraph(LEAD_AGENT_GRAPH_ID, { description: "The lead agent." }),
+      ]),
   );
   return {
     config,

@@ -50,7 +50,7 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       name: "fawn",
       version: FAWN_VERSION,
       context: "js",
-      agent: s.assistants.agent.kind,
+      agent: s.assistants.defaultKind,
       auth_mode: authMode,
       stream_bridge: s.runs.streamsAcrossProcesses() ? "cross-process" : "memory",
       flags: { assistants: true, crons: false, langsmith: false, thread_ttl: false },

@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 
 /*
  * What the runtime needs of an agent: something that streams like a compiled LangGraph graph,
@@ -45,6 +45,11 @@ export interface AgentStreamOptions {
 }
 
 export type AgentFactory = (args: {
+  /**
+   * The graph the run executes: `lead_agent`, or the id of a graph loaded from configuration
+   * (the runtime always names it; a factory of one graph may ignore it).
+   */
+  graphId?: string;
   config: Record<string, unknown>;
   /**
    * The checkpointer this run's graph must be compiled with, when the runtime has one: the
@@ -52,6 +57,8 @@ export type AgentFactory = (args: {
    * peer takes the run over. A factory that compiles its graph with another saver loses that.
    */
   checkpointer?: BaseCheckpointSaver;
+  /** The server's LangGraph store (`/store/*`), scoped to the run's user, for graphs that use one. */
+  store?: BaseStore;
 }) => StreamingAgent | Promise<StreamingAgent>;
 
 /** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */

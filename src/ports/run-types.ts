@@ -100,6 +100,11 @@ export type GotoJson = string | { node: string; input?: unknown };
  * request to the worker.
  */
 export interface RunInvocation {
+  /**
+   * Host-only: the graph the run executes, resolved from its assistant at admission (absent:
+   * the run's assistant id names the graph, `lead_agent` when it has none).
+   */
+  graph_id?: string;
   /** The graph input; absent only for a thread operation, which executes nothing. */
   input?: unknown;
   /** When set, the graph is driven by this LangGraph `Command` instead of `input`. */

@@ -1,6 +1,7 @@
 import type { Task } from "../core/async/task.js";
 import { describeError } from "../core/errors.js";
 import type { AgentFactory } from "../ports/agent.js";
+import { LEAD_AGENT_GRAPH_ID } from "../ports/graph-catalog.js";
 import type { RunInvocation } from "../ports/run-types.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
 import { toGraphCommand } from "./graph-command.js";
@@ -80,6 +81,7 @@ export class RunService {
     const request = {
       ctx: this.ctx,
       agentFactory: this.agentFactory,
+      graphId: invocation.graph_id ?? record.assistantId ?? LEAD_AGENT_GRAPH_ID,
       graphInput: invocation.command
         ? toGraphCommand(invocation.command)
         : (invocation.input ?? null),

@@ -1,17 +1,13 @@
 import { NotFoundError } from "../../core/errors.js";
+import {
+  type GraphCatalog,
+  type GraphDrawing,
+  type GraphSchemas,
+  LEAD_AGENT_GRAPH_ID,
+  type ServedGraph,
+} from "../../ports/graph-catalog.js";
 
-export const LEAD_AGENT_ASSISTANT_ID = "lead_agent";
-
-/** How the served graph describes itself (`/assistants/{id}/graph` and `/schemas`). */
-export interface AgentDescription {
-  /** Shown in `/api/info`: `lead_agent`, or `echo` for the built-in placeholder graph. */
-  kind: string;
-  name: string;
-  description: string;
-  /** LangGraph's drawable graph (`nodes`, `edges`), when the graph can describe itself. */
-  graph?: { nodes: unknown[]; edges: unknown[] };
-  schemas?: Record<string, unknown>;
-}
+export const LEAD_AGENT_ASSISTANT_ID = LEAD_AGENT_GRAPH_ID;
 
 /** LangGraph's `Assistant` object. */
 export interface ApiAssistant {
@@ -28,58 +24,70 @@ export interface ApiAssistant {
 }
 
 /**
- * The assistants this server runs: one, `lead_agent`. Every run executes it; the id is accepted
- * as assistant id and as graph id.
+ * The assistants this server runs: one system assistant per served graph, whose id is the graph
+ * id. A run names an assistant (or a graph id) and executes that graph.
  */
 export class AssistantCatalog {
-  private readonly assistant: ApiAssistant;
+  private readonly assistants: ApiAssistant[];
 
   constructor(
-    readonly agent: AgentDescription,
+    readonly graphs: GraphCatalog,
     startedAt = new Date().toISOString(),
   ) {
-    this.assistant = {
-      assistant_id: LEAD_AGENT_ASSISTANT_ID,
-      graph_id: LEAD_AGENT_ASSISTANT_ID,
-      name: agent.name,
-      description: agent.description,
+    this.assistants = graphs.list().map((graph) => ({
+      assistant_id: graph.graphId,
+      graph_id: graph.graphId,
+      name: graph.name,
+      description: graph.description,
       config: {},
       context: {},
-      metadata: { created_by: "system", agent: agent.kind },
+      metadata: { created_by: "system", agent: graph.kind },
       version: 1,
       created_at: startedAt,
       updated_at: startedAt,
-    };
+    }));
+  }
+
+  /** What `/api/info` names as the server's agent: the first graph's kind. */
+  get defaultKind(): string {
+    return this.graphs.list()[0]?.kind ?? LEAD_AGENT_GRAPH_ID;
   }
 
   list(): ApiAssistant[] {
-    return [this.assistant];
+    return this.assistants;
   }
 
   get(assistantId: string): ApiAssistant {
-    if (assistantId !== LEAD_AGENT_ASSISTANT_ID) {
-      throw new NotFoundError(
-        `Assistant ${assistantId} not found; this server runs "${LEAD_AGENT_ASSISTANT_ID}".`,
-      );
+    const found = this.assistants.find((a) => a.assistant_id === assistantId);
+    if (!found) {
+      const ids = this.assistants.map((a) => `"${a.assistant_id}"`).join(", ");
+      throw new NotFoundError(`Assistant ${assistantId} not found; this server runs ${ids}.`);
     }
-    return this.assistant;
+    return found;
   }
 
-  graph(assistantId: string): { nodes: unknown[]; edges: unknown[] } {
-    this.get(assistantId);
-    return this.agent.graph ?? { nodes: [], edges: [] };
+  async graph(
+    assistantId: string,
+    options: { xray?: boolean | number } = {},
+  ): Promise<GraphDrawing> {
+    return this.servedGraphOf(assistantId).drawing(options);
   }
 
-  schemas(assistantId: string): Record<string, unknown> {
-    this.get(assistantId);
-    return {
-      graph_id: LEAD_AGENT_ASSISTANT_ID,
-      input_schema: null,
-      output_schema: null,
-      state_schema: null,
-      config_schema: null,
-      context_schema: null,
-      ...this.agent.schemas,
-    };
+  async schemas(assistantId: string): Promise<GraphSchemas> {
+    return this.servedGraphOf(assistantId).schemas();
+  }
+
+  async subgraphs(
+    assistantId: string,
+    options: { namespace?: string; recurse?: boolean } = {},
+  ): Promise<Record<string, GraphSchemas>> {
+    return this.servedGraphOf(assistantId).subgraphs(options);
+  }
+
+  private servedGraphOf(assistantId: string): ServedGraph {
+    const { graph_id: graphId } = this.get(assistantId);
+    const graph = this.graphs.get(graphId);
+    if (!graph) throw new NotFoundError(`Graph ${graphId} is not served by this server.`);
+    return graph;
   }
 }

@@ -51,16 +51,15 @@ export function assistantRoutes(s: GatewayServices): Hono<GatewayEnv> {
   app.get("/assistants/:assistant_id", (c) =>
     c.json(catalog.get(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
   );
-  app.get("/assistants/:assistant_id/graph", (c) =>
-    c.json(catalog.graph(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
+  app.get("/assistants/:assistant_id/graph", async (c) =>
+    c.json(await catalog.graph(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
   );
-  app.get("/assistants/:assistant_id/schemas", (c) =>
-    c.json(catalog.schemas(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
+  app.get("/assistants/:assistant_id/schemas", async (c) =>
+    c.json(await catalog.schemas(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
   );
-  app.get("/assistants/:assistant_id/subgraphs", (c) => {
-    catalog.get(parseWith(assistantId, c.req.param("assistant_id"), "path"));
-    return c.json({});
-  });
+  app.get("/assistants/:assistant_id/subgraphs", async (c) =>
+    c.json(await catalog.subgraphs(parseWith(assistantId, c.req.param("assistant_id"), "path"))),
+  );
 
   return app;
 }

@@ -6,6 +6,7 @@ import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
 import type { AgentStreamOptions, GraphStreamMode, StreamingAgent } from "../../ports/agent.js";
 import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
+import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
 import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
@@ -238,9 +239,12 @@ async function streamAgent(
   };
   const configurable = { ...objectOrEmpty(baseConfig.configurable), ...identity };
   const context = { ...objectOrEmpty(baseConfig.context), ...identity };
+  const store = request.ctx.storeFor?.(record);
   const agent: StreamingAgent = await request.agentFactory({
+    graphId: request.graphId ?? LEAD_AGENT_GRAPH_ID,
     config: { ...baseConfig, configurable, context },
     ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
+    ...(store ? { store } : {}),
   });
   const options: AgentStreamOptions = {
     ...baseConfig,

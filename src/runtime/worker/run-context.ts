@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 import type { Logger } from "../../core/logger.js";
 import type { AgentFactory, GraphStreamMode } from "../../ports/agent.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
@@ -12,6 +12,11 @@ import type { restoreRollbackPoint } from "./rollback.js";
 /** What a run's worker needs besides the manager and the bridge. */
 export interface RunContext {
   checkpointer?: BaseCheckpointSaver | null;
+  /**
+   * The server's LangGraph store; a run's graph gets it scoped to the run's user (`storeFor`).
+   * Absent: graphs run without a store.
+   */
+  storeFor?: ((record: RunRecord) => BaseStore) | null;
   eventStore?: RunEventStore | null;
   threadStore?: Pick<ThreadStore, "updateStatus"> | null;
   /**
@@ -72,6 +77,8 @@ export interface RunCompletedOptions {
 export interface RunAgentRequest {
   ctx: RunContext;
   agentFactory: AgentFactory;
+  /** The graph the run executes (see `RunInvocation.graph_id`; default `lead_agent`). */
+  graphId?: string;
   graphInput: unknown;
   config?: Record<string, unknown>;
   streamModes?: GraphStreamMode[];

@@ -58,7 +58,7 @@ export async function startServedGateway(
   });
   const app = createFawnGateway(fawn, {
     logger,
-    agent: agent.description,
+    graphs: agent.graphs,
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
   });

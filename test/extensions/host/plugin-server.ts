@@ -57,7 +57,7 @@ export async function startPluginServer(options: {
   });
   const app = createFawnGateway(fawn, {
     logger,
-    agent: agent.description,
+    graphs: agent.graphs,
     auth: new SessionHeaderAuth(),
     webRoot: false,
   });

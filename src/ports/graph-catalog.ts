@@ -1,0 +1,78 @@
+/*
+ * The graphs a server runs, as the API describes them: the lead agent and every graph loaded
+ * from configuration (`graphs:` in config.yaml, a `langgraph.json`). The gateway reads this to
+ * answer `/assistants/{id}/graph|schemas|subgraphs` and to resolve a run's graph; the runtime
+ * never reads it (it runs whatever graph id the admitted run names).
+ */
+
+/** The lead agent's graph id, also the id of its system assistant. */
+export const LEAD_AGENT_GRAPH_ID = "lead_agent";
+
+/** LangGraph's drawable graph (`GET /assistants/{id}/graph`). */
+export interface GraphDrawing {
+  nodes: unknown[];
+  edges: unknown[];
+}
+
+/** LangGraph's `GraphSchema` (`GET /assistants/{id}/schemas`); a schema it cannot derive is null. */
+export interface GraphSchemas {
+  graph_id: string;
+  input_schema: unknown;
+  output_schema: unknown;
+  state_schema: unknown;
+  config_schema: unknown;
+  context_schema: unknown;
+}
+
+/** One served graph's description. */
+export interface ServedGraph {
+  graphId: string;
+  /** What `/api/info` reports as the server's agent when this graph is the default. */
+  kind: string;
+  name: string;
+  description: string;
+  /** The graph's drawing; `xray` draws subgraphs inline (true, or a depth). */
+  drawing(options?: { xray?: boolean | number }): Promise<GraphDrawing>;
+  schemas(): Promise<GraphSchemas>;
+  /** Subgraph schemas by namespace (`parent|child`); `recurse` descends into subgraphs' subgraphs. */
+  subgraphs(options?: {
+    namespace?: string;
+    recurse?: boolean;
+  }): Promise<Record<string, GraphSchemas>>;
+}
+
+/** The served graphs, in the order they were configured; the lead agent first. */
+export interface GraphCatalog {
+  list(): readonly ServedGraph[];
+  get(graphId: string): ServedGraph | null;
+}
+
+/** A catalog of a fixed list of graphs. */
+export function staticGraphCatalog(graphs: readonly ServedGraph[]): GraphCatalog {
+  const byId = new Map(graphs.map((graph) => [graph.graphId, graph]));
+  return { list: () => graphs, get: (graphId) => byId.get(graphId) ?? null };
+}
+
+/** A graph that describes nothing beyond its name (drawing empty, schemas null). */
+export function undescribedGraph(
+  graphId: string,
+  text: { kind?: string; name?: string; description?: string } = {},
+): ServedGraph {
+  const schemas: GraphSchemas = {
+    graph_id: graphId,
+    input_schema: null,
+    output_schema: null,
+    state_schema: null,
+    config_schema: null,
+    context_schema: null,
+  };
+  return {
+    graphId,
+    kind: text.kind ?? graphId,
+    name: text.name ?? graphId,
+    description: text.description ?? "",
+    drawing: async () => ({ nodes: [], edges: [] }),
+    schemas: async () => schemas,
+    subgraphs: async () => ({}),
+  };
+}
