@@ -1,3 +1,6 @@
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
+import type { GraphStateAccess } from "./graph-state-access.js";
+
 /*
  * The graphs a server runs, as the API describes them: the lead agent and every graph loaded
  * from configuration (`graphs:` in config.yaml, a `langgraph.json`). The gateway reads this to
@@ -39,6 +42,20 @@ export interface ServedGraph {
     namespace?: string;
     recurse?: boolean;
   }): Promise<Record<string, GraphSchemas>>;
+  /**
+   * The config and context the graph's system assistant carries (`LANGGRAPH_CONFIG` in a
+   * `langgraph.json`'s env); runs of that assistant merge them under their own.
+   */
+  defaults?: { config?: Record<string, unknown>; context?: Record<string, unknown> };
+  /**
+   * Thread state read and written through the graph itself (its reducers, `next`, tasks and
+   * subgraph state), over the given saver; absent for a graph the gateway reads from the saver
+   * alone (the lead agent).
+   */
+  stateAccess?(options: {
+    checkpointer: BaseCheckpointSaver;
+    store?: BaseStore;
+  }): Promise<GraphStateAccess>;
 }
 
 /** The served graphs, in the order they were configured; the lead agent first. */

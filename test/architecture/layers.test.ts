@@ -23,8 +23,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // A plugin is written against the extension API alone, like one installed from npm.
   plugins: ["extensions"],
   agent: ["extensions", "sandbox", "ports", "core"],
+  // Graphs loaded from configuration (`langgraph.json`, `graphs:`), adapted to the runtime's ports.
+  graphs: ["ports", "core"],
   gateway: ["runtime", "auth", "agent", "extensions", "sandbox", "ports", "core"],
   app: [
+    "graphs",
     "gateway",
     "runtime",
     "stores",
@@ -38,6 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ],
   cli: [
     "app",
+    "graphs",
     "gateway",
     "runtime",
     "stores",
