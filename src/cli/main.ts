@@ -19,7 +19,11 @@ export function buildProgram(): Command {
       parsePort,
     )
     .option("--host <host>", "interface to bind (overrides server.host)")
-    .action(async (options: { port?: number; host?: string }) => {
+    .option(
+      "--langgraph-json <path>",
+      "serve the graphs of this langgraph.json (default: ./langgraph.json when present)",
+    )
+    .action(async (options: { port?: number; host?: string; langgraphJson?: string }) => {
       // Loaded on demand: the server pulls in the whole runtime, other commands should start fast.
       const { serve } = await import("./serve.js");
       await serve(options);

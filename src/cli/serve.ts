@@ -1,15 +1,20 @@
-import { dirname } from "node:path";
+import { access } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { createBridge, createFawn } from "../app/create-fawn.js";
 import { createFawnGateway } from "../app/fawn-gateway.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
 import { createLogger } from "../core/logger.js";
 import { startGatewayServer } from "../gateway/server.js";
-import { servedAgent } from "./served-agent.js";
+import { loadHttpApp, withCustomRoutes } from "../graphs/http-app.js";
+import { registerSdkApiUrl } from "../graphs/platform-globals.js";
+import { loadServedAgent } from "./served-agent.js";
 
 export interface ServeOptions {
   port?: number;
   host?: string;
+  /** A langgraph.json whose graphs to serve (default: `./langgraph.json` when there is one). */
+  langgraphJson?: string;
 }
 
 /**
@@ -23,7 +28,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
 
-  const agent = servedAgent(config, logger);
+  const agent = await loadServedAgent(config, logger, {
+    configDir: source ? dirname(source) : process.cwd(),
+    ...(await langgraphJsonOf(options)),
+  });
   const fawn = await createFawn({
     config,
     logger,
@@ -34,7 +42,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Relative `plugins[].use` paths are relative to the config file.
     ...(source ? { pluginBaseDir: dirname(source) } : {}),
   });
-  const app = createFawnGateway(fawn, { logger, graphs: agent.graphs });
+  const gateway = createFawnGateway(fawn, { logger, graphs: agent.graphs });
+  const app = agent.httpApp ? withCustomRoutes(await loadHttpApp(agent.httpApp), gateway) : gateway;
   const server = await startGatewayServer(app, {
     port,
     host,
@@ -44,6 +53,8 @@ export async function serve(options: ServeOptions): Promise<void> {
       keepAliveTimeoutSeconds: config.server.keep_alive_timeout_seconds,
     },
   });
+  // A graph's `new Client()` without an `apiUrl` calls this server, as on LangGraph's.
+  registerSdkApiUrl(`${server.url}/api`);
   process.stdout.write(
     `Fawn listening on ${server.url}\n` +
       `  workspace: ${server.url}/\n` +
@@ -69,6 +80,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** The langgraph.json asked for, else `./langgraph.json` when the working directory has one. */
+async function langgraphJsonOf(options: ServeOptions): Promise<{ langgraphJson?: string }> {
+  if (options.langgraphJson) return { langgraphJson: resolve(options.langgraphJson) };
+  const candidate = resolve("langgraph.json");
+  try {
+    await access(candidate);
+    return { langgraphJson: candidate };
+  } catch {
+    return {};
+  }
 }
 
 /** A database URL without its password, for the start-up banner. */

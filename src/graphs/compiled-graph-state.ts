@@ -1,16 +1,10 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
-import type { GraphStateAccess, StateSnapshotView } from "../ports/graph-state-access.js";
-
-/** What state access needs of a compiled LangGraph.js graph (a `Pregel`). */
-export interface CompiledGraphLike {
-  checkpointer?: unknown;
-  store?: unknown;
-  withConfig(config: Record<string, never>): CompiledGraphLike;
-  getState(config: object, options?: { subgraphs?: boolean }): Promise<unknown>;
-  getStateHistory(config: object, options?: object): AsyncIterable<unknown>;
-  updateState(config: object, values: unknown, asNode?: string): Promise<unknown>;
-  bulkUpdateState(config: object, supersteps: object[]): Promise<unknown>;
-}
+import type {
+  GraphStateAccess,
+  StateConfig,
+  StateSnapshotView,
+} from "../ports/graph-state-access.js";
+import type { CompiledGraphLike } from "./compiled-graph.js";
 
 /**
  * Thread state through a compiled graph, over `checkpointer` (and `store`). The graph is copied
@@ -29,12 +23,8 @@ export function compiledGraphState(
     getStateHistory: (config, historyOptions) =>
       bound.getStateHistory(config, historyOptions) as AsyncIterable<StateSnapshotView>,
     updateState: async (config, values, asNode) =>
-      (await bound.updateState(config, values, asNode)) as {
-        configurable?: Record<string, unknown>;
-      },
+      (await bound.updateState(config, values, asNode)) as StateConfig,
     bulkUpdateState: async (config, supersteps) =>
-      (await bound.bulkUpdateState(config, supersteps)) as {
-        configurable?: Record<string, unknown>;
-      },
+      (await bound.bulkUpdateState(config, supersteps)) as StateConfig,
   };
 }

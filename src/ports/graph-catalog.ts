@@ -27,6 +27,17 @@ export interface GraphSchemas {
   context_schema: unknown;
 }
 
+/**
+ * One subgraph's schemas (`GET /assistants/{id}/subgraphs`): the `GraphSchema` fields, and the
+ * same schemas under LangGraph.js's server's own keys (`state`, `input`, `output`, `config`).
+ */
+export interface SubgraphSchemas extends GraphSchemas {
+  state: unknown;
+  input: unknown;
+  output: unknown;
+  config: unknown;
+}
+
 /** One served graph's description. */
 export interface ServedGraph {
   graphId: string;
@@ -41,7 +52,7 @@ export interface ServedGraph {
   subgraphs(options?: {
     namespace?: string;
     recurse?: boolean;
-  }): Promise<Record<string, GraphSchemas>>;
+  }): Promise<Record<string, SubgraphSchemas>>;
   /**
    * The config and context the graph's system assistant carries (`LANGGRAPH_CONFIG` in a
    * `langgraph.json`'s env); runs of that assistant merge them under their own.

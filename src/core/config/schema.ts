@@ -293,6 +293,19 @@ export const fawnConfigSchema = z
       })
       .prefault({}),
     uploads: uploadsConfigSchema.prefault({}),
+    /**
+     * LangGraph.js graphs served beside the lead agent: graph id → `./file.ts:export` (relative to
+     * the config file), or `{path, description}`; a langgraph.json's `graphs` are served too.
+     */
+    graphs: z
+      .record(
+        z.string().min(1),
+        z.union([
+          z.string().min(1),
+          z.strictObject({ path: z.string().min(1), description: z.string().optional() }),
+        ]),
+      )
+      .optional(),
     /** Plugins loaded at start-up, in order (a change needs a restart). */
     plugins: z.array(pluginEntrySchema).default([]),
     ...referenceSections,

@@ -91,7 +91,7 @@ export class RunGateway {
     idempotencyKey: string | null,
     options: CreateRunOptions = {},
   ): Promise<CreatedRun> {
-    this.assistants.get(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID);
+    const assistant = this.assistants.get(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID);
     const key = idempotencyKey === null ? null : `http:${userId}:${idempotencyKey}`;
     if (key) {
       const replay = await this.replayIdempotent(key, userId, pathThreadId);
@@ -128,9 +128,10 @@ export class RunGateway {
           maxRecursionLimit: this.options.maxRecursionLimit,
         }),
         ...(temporary ? { temporary: true } : {}),
+        graph_id: assistant.graph_id,
       },
       userId,
-      assistantId: LEAD_AGENT_ASSISTANT_ID,
+      assistantId: assistant.assistant_id,
       onDisconnect: body.on_disconnect ?? "continue",
       metadata: body.metadata ?? {},
       multitaskStrategy: body.multitask_strategy ?? "reject",
