@@ -116,6 +116,7 @@ export function createGatewayServices(
       staticGraphCatalog([
         undescribedGraph(LEAD_AGENT_GRAPH_ID, { description: "The lead agent." }),
       ]),
+    stores.assistants,
   );
   return {
     config,

@@ -3,6 +3,7 @@ import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
+import type { AssistantStore } from "../ports/assistant-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { RunStore } from "../ports/run-store.js";
@@ -33,6 +34,8 @@ export interface GatewayStores {
   threads: ThreadStore;
   /** Users, sessions and API tokens for `auth.mode: local`. */
   users: UserStore;
+  /** Assistants and their versions. */
+  assistants: AssistantStore;
   /** Null for process-memory stores (nothing to probe; local accounts vanish on restart). */
   database: StoreDatabase | null;
 }

@@ -1,3 +1,4 @@
+import type { AssistantStore } from "./assistant-store.js";
 import type { RunEventStore } from "./run-event-store.js";
 import type { RunStore } from "./run-store.js";
 import type { StoreDatabase } from "./store-database.js";
@@ -15,6 +16,8 @@ export interface FawnStores<Database extends StoreDatabase | null = StoreDatabas
   threads: ThreadStore;
   /** Users, sessions and API tokens (`auth.mode: local`), in the same database as the runs. */
   users: UserStore;
+  /** Assistants and their versions (`/assistants…`). */
+  assistants: AssistantStore;
   /** The database behind the stores (health probe), or null for process-memory stores. */
   database: Database;
   close(): Promise<void>;

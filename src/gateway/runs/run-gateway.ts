@@ -30,10 +30,16 @@ import type { RunStreamSource } from "../sse/stream-writer.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { mapCancelOutcome } from "./cancel-outcome.js";
-import { buildInvocation } from "./run-invocation.js";
+import { buildInvocation, withAssistantDefaults } from "./run-invocation.js";
 import type { RunCreateBody } from "./run-schemas.js";
 import { waitForRunEnd } from "./run-waiter.js";
 import { NO_HOLD, TemporaryThreads, type ThreadHold } from "./temporary-threads.js";
+
+/** What a run writes into its thread's metadata about the assistant it ran. */
+interface AssistantStamp {
+  graph_id: string;
+  assistant_id: string;
+}
 
 export interface CreatedRun {
   record: RunRecord;
@@ -91,7 +97,10 @@ export class RunGateway {
     idempotencyKey: string | null,
     options: CreateRunOptions = {},
   ): Promise<CreatedRun> {
-    const assistant = this.assistants.get(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID);
+    const assistant = await runUrgent(() =>
+      this.assistants.resolveForRun(body.assistant_id ?? LEAD_AGENT_ASSISTANT_ID, userId),
+    );
+    const stamp = { graph_id: assistant.graph_id, assistant_id: assistant.assistant_id };
     const key = idempotencyKey === null ? null : `http:${userId}:${idempotencyKey}`;
     if (key) {
       const replay = await this.replayIdempotent(key, userId, pathThreadId);
@@ -105,7 +114,7 @@ export class RunGateway {
     const insertFirst = mayCreate && !checksThreadState(body);
     const existing = await runUrgent(() =>
       insertFirst
-        ? this.createOrFindThread(threadId, userId)
+        ? this.createOrFindThread(threadId, userId, stamp)
         : this.deps.stores.threads.get(threadId),
     );
     if (existing && existing.user_id !== userId) throw threadNotFound(threadId);
@@ -118,17 +127,20 @@ export class RunGateway {
     }
     // Only a thread this stateless call creates is temporary; a named existing one is kept.
     const temporary = pathThreadId === null && !existing && body.on_completion === "delete";
-    if (!existing && !insertFirst) await runUrgent(() => this.threads.ensure(threadId, userId));
+    if (!existing && !insertFirst) {
+      await runUrgent(() => this.threads.ensure(threadId, userId));
+      await this.stampThread(threadId, null, stamp);
+    } else if (existing) await this.stampThread(threadId, existing, stamp);
     const record = await this.deps.runService.submit({
       threadId,
       invocation: {
-        ...buildInvocation(body, {
+        ...buildInvocation(withAssistantDefaults(body, assistant), {
           threadId,
           userId,
           maxRecursionLimit: this.options.maxRecursionLimit,
         }),
-        ...(temporary ? { temporary: true } : {}),
         graph_id: assistant.graph_id,
+        ...(temporary ? { temporary: true } : {}),
       },
       userId,
       assistantId: assistant.assistant_id,
@@ -262,15 +274,39 @@ export class RunGateway {
     return { record, threadId: row.thread_id, threadHold: NO_HOLD };
   }
 
-  /** Null when this call created the thread; else the row that was already there. */
-  private async createOrFindThread(threadId: string, userId: string): Promise<ThreadRow | null> {
+  /** Null when this call created the thread (stamped with its run's assistant); else the row there. */
+  private async createOrFindThread(
+    threadId: string,
+    userId: string,
+    stamp: AssistantStamp,
+  ): Promise<ThreadRow | null> {
     const { thread, created } = await this.deps.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
-      metadata: {},
+      assistant_id: stamp.assistant_id,
+      metadata: { ...stamp },
       created_at: isoNow(),
     });
     return created ? null : thread;
+  }
+
+  /**
+   * The platform keeps a thread's last run's `graph_id` and `assistant_id` in its metadata (so a
+   * thread search finds an assistant's threads); written only when they change.
+   */
+  private async stampThread(
+    threadId: string,
+    existing: ThreadRow | null,
+    stamp: AssistantStamp,
+  ): Promise<void> {
+    const current = existing?.metadata;
+    if (current?.graph_id === stamp.graph_id && current.assistant_id === stamp.assistant_id) return;
+    await runUrgent(() =>
+      this.deps.stores.threads.update(threadId, {
+        metadata: { ...stamp },
+        assistant_id: stamp.assistant_id,
+      }),
+    );
   }
 
   /** A resume/fork point must belong to the thread and exist. */

@@ -77,3 +77,48 @@ export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): Ru
     ...(body.webhook ? { webhook: body.webhook } : {}),
   };
 }
+
+/** The parts of an assistant a run starts from. */
+export interface AssistantDefaults {
+  config: Record<string, unknown>;
+  context: Record<string, unknown>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/**
+ * The run body with its assistant's config and context underneath, as the platform merges them:
+ * `configurable` and `context` key by key, other config keys (tags, recursion limit, run name)
+ * whole; the run's own value wins every time. Server-owned keys are still dropped later by
+ * `buildInvocation`, whichever side they came from.
+ */
+export function withAssistantDefaults(
+  body: RunCreateBody,
+  assistant: AssistantDefaults,
+): RunCreateBody {
+  const base = assistant.config;
+  const run = body.config ?? {};
+  const configurable = {
+    ...(isRecord(base.configurable) ? base.configurable : {}),
+    ...(run.configurable ?? {}),
+  };
+  const config: NonNullable<RunCreateBody["config"]> = {
+    ...(isStringArray(base.tags) ? { tags: base.tags } : {}),
+    ...(typeof base.recursion_limit === "number" ? { recursion_limit: base.recursion_limit } : {}),
+    ...(typeof base.run_name === "string" ? { run_name: base.run_name } : {}),
+    ...Object.fromEntries(Object.entries(run).filter(([, value]) => value != null)),
+    configurable,
+  };
+  const hasContext = body.context != null || Object.keys(assistant.context).length > 0;
+  return {
+    ...body,
+    config,
+    ...(hasContext ? { context: { ...assistant.context, ...(body.context ?? {}) } } : {}),
+  };
+}

@@ -29,8 +29,10 @@ export function toApiRun(row: RunRow): Record<string, unknown> {
   };
 }
 
-/** The kwargs a client may see: the host-only fields (origin, artifact receipts) are dropped. */
-function clientKwargs(kwargs: RunInvocation): Omit<RunInvocation, "origin" | "artifact_imports"> {
-  const { origin: _origin, artifact_imports: _imports, ...visible } = kwargs;
+/** The kwargs a client may see: the host-only fields (origin, artifact receipts, graph) are dropped. */
+function clientKwargs(
+  kwargs: RunInvocation,
+): Omit<RunInvocation, "origin" | "artifact_imports" | "graph_id"> {
+  const { origin: _origin, artifact_imports: _imports, graph_id: _graph, ...visible } = kwargs;
   return visible;
 }

@@ -1,4 +1,5 @@
 import type { FawnStores } from "../../ports/fawn-stores.js";
+import { MemoryAssistantStore } from "./assistant-store.js";
 import { MemoryRunEventStore } from "./run-event-store.js";
 import { MemoryRunStore, type MemoryStoreOptions } from "./run-store.js";
 import { MemoryThreadStore } from "./thread-store.js";
@@ -10,14 +11,22 @@ export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores
   const events = new MemoryRunEventStore({ ...options, owners: runs });
   const threads = new MemoryThreadStore({ ...options, owners: runs });
   const users = new MemoryUserStore();
+  const assistants = new MemoryAssistantStore();
   return {
     runs,
     events,
     threads,
     users,
+    assistants,
     database: null,
     async close() {
-      await Promise.all([runs.close(), events.close(), threads.close(), users.close()]);
+      await Promise.all([
+        runs.close(),
+        events.close(),
+        threads.close(),
+        users.close(),
+        assistants.close(),
+      ]);
     },
   };
 }

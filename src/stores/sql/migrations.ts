@@ -244,6 +244,63 @@ function threadMetadataIndexMigration(dialect: SqlDialectName): Migration {
 }
 
 /**
+ * Assistants and their immutable versions. Search filters on owner and graph in SQL; PostgreSQL
+ * also decides metadata containment with the GIN index, SQLite compares metadata in JS.
+ */
+function assistantsMigration(dialect: SqlDialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable("assistants")
+        .addColumn("assistant_id", "varchar(128)", (c) => c.primaryKey())
+        .addColumn("graph_id", "varchar(128)", (c) => c.notNull())
+        .addColumn("name", "varchar(256)", (c) => c.notNull())
+        .addColumn("description", "text")
+        .addColumn("config_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("context_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("metadata_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("user_id", "varchar(64)")
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("ix_assistants_graph_id")
+        .on("assistants")
+        .column("graph_id")
+        .execute();
+      await db.schema
+        .createIndex("ix_assistants_user_id")
+        .on("assistants")
+        .column("user_id")
+        .execute();
+      if (dialect === "postgres") {
+        await sql`create index ix_assistants_metadata on assistants
+          using gin (metadata_json jsonb_path_ops)`.execute(db);
+      }
+      await db.schema
+        .createTable("assistant_versions")
+        .addColumn("assistant_id", "varchar(128)", (c) => c.notNull())
+        .addColumn("version", "integer", (c) => c.notNull())
+        .addColumn("graph_id", "varchar(128)", (c) => c.notNull())
+        .addColumn("name", "varchar(256)", (c) => c.notNull())
+        .addColumn("description", "text")
+        .addColumn("config_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("context_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("metadata_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addPrimaryKeyConstraint("pk_assistant_versions", ["assistant_id", "version"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("assistant_versions").ifExists().execute();
+      await db.schema.dropTable("assistants").ifExists().execute();
+    },
+  };
+}
+
+/**
  * Migrations live in code (no files read at runtime, so a bundled or compiled build needs nothing
  * beside it). Names sort lexically; append new ones, never edit an applied one.
  */
@@ -256,6 +313,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0003_users": usersMigration(dialect),
         "0004_login_failures": loginFailuresMigration(dialect),
         "0005_threads_metadata_index": threadMetadataIndexMigration(dialect),
+        "0006_assistants": assistantsMigration(dialect),
       };
     },
   };

@@ -101,6 +101,8 @@ export interface FawnTables {
   auth_sessions: AuthSessionsTable;
   api_tokens: ApiTokensTable;
   login_failures: LoginFailuresTable;
+  assistants: AssistantsTable;
+  assistant_versions: AssistantVersionsTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -207,4 +209,32 @@ export interface LoginFailuresTable {
   counter_key: string;
   failures: number;
   resets_at: ColumnType<number | string, number, number>;
+}
+
+/** Assistants (migration 0006): the version in use, owner-scoped when `user_id` is set. */
+export interface AssistantsTable {
+  assistant_id: string;
+  graph_id: string;
+  name: string;
+  description: string | null;
+  config_json: JsonColumn;
+  context_json: JsonColumn;
+  metadata_json: JsonColumn;
+  version: number;
+  user_id: string | null;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
+}
+
+/** Immutable assistant versions (migration 0006), keyed by (assistant_id, version). */
+export interface AssistantVersionsTable {
+  assistant_id: string;
+  version: number;
+  graph_id: string;
+  name: string;
+  description: string | null;
+  config_json: JsonColumn;
+  context_json: JsonColumn;
+  metadata_json: JsonColumn;
+  created_at: TimestampColumn;
 }

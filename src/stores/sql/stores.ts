@@ -1,6 +1,7 @@
 import type { Clock } from "../../core/clock.js";
 import type { FawnStores } from "../../ports/fawn-stores.js";
 import { type OpenSqlDatabaseOptions, openSqlDatabase, type SqlDatabase } from "./database.js";
+import { SqlAssistantStore } from "./sql-assistant-store.js";
 import { SqlRunEventStore } from "./sql-run-event-store.js";
 import { SqlRunStore } from "./sql-run-store.js";
 import { SqlThreadStore } from "./sql-thread-store.js";
@@ -15,6 +16,7 @@ export interface SqlStores extends FawnStores<SqlDatabase> {
   events: SqlRunEventStore;
   threads: SqlThreadStore;
   users: SqlUserStore;
+  assistants: SqlAssistantStore;
   /** The shared database, e.g. for a recovery guard that reads runs inside an event write. */
   database: SqlDatabase;
 }
@@ -28,6 +30,7 @@ export function createSqlStores(database: SqlDatabase, options: { clock?: Clock 
     events: new SqlRunEventStore(database, storeOptions),
     threads: new SqlThreadStore(database, storeOptions),
     users: new SqlUserStore(database),
+    assistants: new SqlAssistantStore(database, storeOptions),
     database,
     close: () => database.close(),
   };
