@@ -101,6 +101,7 @@ export interface FawnTables {
   auth_sessions: AuthSessionsTable;
   api_tokens: ApiTokensTable;
   login_failures: LoginFailuresTable;
+  graph_store_items: GraphStoreItemsTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -207,4 +208,19 @@ export interface LoginFailuresTable {
   counter_key: string;
   failures: number;
   resets_at: ColumnType<number | string, number, number>;
+}
+
+/**
+ * The LangGraph store (migration 0007): one row per (scope, dot-joined namespace, key); `value`
+ * is JSON text on both engines; `expires_at` is null for an item without TTL.
+ */
+export interface GraphStoreItemsTable {
+  scope: string;
+  namespace: string;
+  key: string;
+  value: string;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
+  ttl_minutes: number | null;
+  expires_at: NullableTimestampColumn;
 }
