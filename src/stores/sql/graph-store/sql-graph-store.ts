@@ -140,7 +140,7 @@ export class SqlGraphStore extends SqlStore implements GraphStoreBackend {
         const scanned = await rows.limit(FILTER_SCAN_PAGE).offset(start).execute();
         for (const row of scanned) {
           if (page.length >= limit) break;
-          if (!matchesFilter(valueOf(row), filter)) continue;
+          if (!matchesFilter(rowValue(row), filter)) continue;
           if (skipped < offset) skipped += 1;
           else page.push(row);
         }
@@ -199,7 +199,7 @@ function underPrefix(prefix: readonly string[]): Expression<SqlBool> {
   return sql<SqlBool>`(namespace = ${joined} or substr(namespace, 1, length(cast(${dotted} as text))) = ${dotted})`;
 }
 
-function valueOf(row: Row): Record<string, unknown> {
+function rowValue(row: Row): Record<string, unknown> {
   const parsed: unknown = JSON.parse(row.value);
   return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
     ? (parsed as Record<string, unknown>)
@@ -210,7 +210,7 @@ function itemOf(row: Row): Item {
   return {
     namespace: namespaceOf(row.namespace),
     key: row.key,
-    value: valueOf(row),
+    value: rowValue(row),
     createdAt: new Date(fromDbTimestamp(row.created_at)),
     updatedAt: new Date(fromDbTimestamp(row.updated_at)),
   };
