@@ -159,17 +159,6 @@ function compare(operator: string, actual: unknown, operand: unknown): boolean {
   }
 }
 
-/** A filter's operators are known ones; answers a message naming the first unknown. */
-export function unknownFilterOperator(filter: Record<string, unknown>): string | null {
-  for (const condition of Object.values(filter)) {
-    if (typeof condition !== "object" || condition === null || Array.isArray(condition)) continue;
-    for (const key of Object.keys(condition)) {
-      if (key.startsWith("$") && !OPERATORS.has(key)) return key;
-    }
-  }
-  return null;
-}
-
 /** The literal labels a condition's path starts with (up to its first `*` wildcard). */
 export function literalPrefix(conditions: readonly MatchCondition[] | undefined): string[] {
   const prefix = conditions?.find((c) => c.matchType === "prefix");
