@@ -73,6 +73,20 @@ function describeGraphStore(name: string, makeBackend: MakeBackend): void {
       expect((await store.get(["a"], "k"))?.value).toEqual({ nested: { n: 1 } });
     });
 
+    it("keeps values as JSON: what comes back is what JSON makes of what went in", async () => {
+      const at = new Date("2026-02-03T04:05:06.000Z");
+      await store.put(["j"], "k", { at, list: [1, "two", null], gone: undefined });
+      expect((await store.get(["j"], "k"))?.value).toEqual({
+        at: "2026-02-03T04:05:06.000Z",
+        list: [1, "two", null],
+      });
+      await expect(
+        store.batch([
+          { namespace: ["j"], key: "k", value: [1] as unknown as Record<string, unknown> },
+        ]),
+      ).rejects.toThrow(/JSON object/);
+    });
+
     it("searches a namespace prefix label by label", async () => {
       await store.put(["a", "b"], "1", { n: 1 });
       await store.put(["a", "b", "c"], "2", { n: 2 });

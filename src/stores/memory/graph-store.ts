@@ -24,6 +24,8 @@ interface Entry {
   namespace: string[];
   namespaceText: string;
   key: string;
+  /** The value as JSON text, as the SQL adapter keeps it: both hand back the same values. */
+  json: string;
   value: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
@@ -34,7 +36,7 @@ interface Entry {
 /**
  * The graph store in process memory, for `memory:` stores. LangGraph's `InMemoryStore` has no
  * TTL and keeps listing a namespace after its last item is deleted, so this adapter implements
- * the shared rules (`graph-item-rules.ts`) itself; values are copied in and out.
+ * the shared rules (`graph-item-rules.ts`) itself; values go through JSON, as in the database.
  */
 export class MemoryGraphStore implements GraphStoreBackend {
   private readonly entries = new Map<string, Entry>();
@@ -94,12 +96,14 @@ export class MemoryGraphStore implements GraphStoreBackend {
     const previous = this.entries.get(id);
     const live = previous !== undefined && !expired(previous, now);
     const ttlMinutes = op.ttl ?? null;
+    const json = JSON.stringify(op.value);
     this.entries.set(id, {
       scope,
       namespace: [...op.namespace],
       namespaceText: text,
       key: op.key,
-      value: structuredClone(op.value),
+      json,
+      value: JSON.parse(json),
       createdAt: live ? previous.createdAt : now,
       updatedAt: now,
       ttlMinutes,
@@ -150,7 +154,7 @@ function itemOf(entry: Entry): Item {
   return {
     namespace: [...entry.namespace],
     key: entry.key,
-    value: structuredClone(entry.value),
+    value: JSON.parse(entry.json),
     createdAt: new Date(entry.createdAt),
     updatedAt: new Date(entry.updatedAt),
   };

@@ -69,6 +69,7 @@ export function assertOperation(classified: ClassifiedOperation): void {
     case "put":
       assertNamespace(classified.op.namespace, classified.op.value === null);
       assertKey(classified.op.key);
+      assertValue(classified.op.value);
       assertTtl(classified.op.ttl);
       return;
     case "search":
@@ -80,6 +81,13 @@ export function assertOperation(classified: ClassifiedOperation): void {
           throw new ValidationError(`A namespace has at most ${MAX_NAMESPACE_DEPTH} labels.`);
         }
       }
+  }
+}
+
+function assertValue(value: unknown): void {
+  if (value === null) return;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ValidationError("An item's value is a JSON object (or null to delete it).");
   }
 }
 
