@@ -3,6 +3,7 @@ import {
   type GetOperation,
   type Item,
   type ListNamespacesOperation,
+  type MatchCondition,
   type Operation,
   type OperationResults,
   type PutOperation,
@@ -102,6 +103,36 @@ export class ScopedGraphStore extends BaseStore {
     const [items] = await this.backend.batchIn(this.scope, [{ namespacePrefix, ...options }]);
     return Array.isArray(items) ? items.filter(isItem) : [];
   }
+
+  /** `listNamespaces` under the backend's label rules only (LangGraph's also refuse ":"). */
+  async namespaces(options: ListNamespacesOptions = {}): Promise<string[][]> {
+    const { prefix, suffix, maxDepth, limit = 100, offset = 0 } = options;
+    const matchConditions: MatchCondition[] = [
+      ...(prefix ? [{ matchType: "prefix" as const, path: prefix }] : []),
+      ...(suffix ? [{ matchType: "suffix" as const, path: suffix }] : []),
+    ];
+    const op: ListNamespacesOperation = {
+      limit,
+      offset,
+      ...(matchConditions.length > 0 ? { matchConditions } : {}),
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+    };
+    const [namespaces] = await this.backend.batchIn(this.scope, [op]);
+    return Array.isArray(namespaces) ? namespaces.filter(isNamespace) : [];
+  }
+}
+
+/** Options of `ScopedGraphStore.namespaces`, as `BaseStore.listNamespaces` takes them. */
+export interface ListNamespacesOptions {
+  prefix?: string[];
+  suffix?: string[];
+  maxDepth?: number;
+  limit?: number;
+  offset?: number;
+}
+
+function isNamespace(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((label) => typeof label === "string");
 }
 
 function isItem(value: unknown): value is Item {

@@ -87,6 +87,8 @@ for (const database of ["memory:", "sqlite", "postgres"] as const) {
           ["shop", "u2"],
         ]);
         expect(await list({ suffix: ["cart"], offset: 2 })).toEqual([["shop", "u3", "cart"]]);
+        await client.store.putItem(["with:colon"], "k", {});
+        expect(await list({ prefix: ["with:colon"] })).toEqual([["with:colon"]]);
       });
 
       it("expires an item after its TTL unless a read refreshes it", async () => {

@@ -82,7 +82,7 @@ export function storeRoutes(s: GatewayServices): Hono<GatewayEnv> {
 
   app.post("/store/namespaces", async (c) => {
     const body = parseWith(listNamespacesBody, await readJsonBody(c, { optional: true }), "body");
-    const namespaces = await storeOf(c).listNamespaces({
+    const namespaces = await storeOf(c).namespaces({
       limit: body.limit ?? 100,
       offset: body.offset ?? 0,
       ...(body.prefix ? { prefix: body.prefix } : {}),
