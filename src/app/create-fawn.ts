@@ -13,6 +13,7 @@ import type { ThreadArtifacts } from "../extensions/artifacts/index.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AgentFactory } from "../ports/agent.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
+import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
 import { OrphanRecovery } from "../runtime/lifecycle/recovery.js";
@@ -28,6 +29,7 @@ import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-save
 import { openSqlStores } from "../stores/sql/stores.js";
 import { agentRunsHostOf, threadArtifactsOf } from "./agent-runs-wiring.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
+import { wireGraphStore } from "./graph-store-wiring.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
 import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
@@ -98,6 +100,8 @@ export interface Fawn {
   stores: FawnStores;
   bridge: StreamBridge;
   checkpointer: BaseCheckpointSaver;
+  /** The LangGraph store (`/store/*`), in the runs' database; runs' graphs get it scoped. */
+  graphStore: GraphStoreBackend;
   /** Failed-login counters, shared with every process over the same Redis or database. */
   loginAttempts: LoginAttemptStore;
   /** Where agents run commands and touch files (`sandbox.use`: auto picks bwrap where it works). */
@@ -138,6 +142,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const bridge = options.bridge ?? createBridge(config);
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const loginAttempts = options.loginAttempts ?? loginAttemptStoreOf(config, stores);
+  const graphStore = wireGraphStore(config, stores, logger, options.clock);
   const completion = options.completionHooks
     ? new RunCompletionHooks({
         threads: stores.threads,
@@ -164,6 +169,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     bridge,
     ctx: {
       checkpointer,
+      storeFor: graphStore.storeFor,
       eventStore: stores.events,
       threadStore: stores.threads,
       logger,
@@ -201,6 +207,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     stores,
     bridge,
     checkpointer,
+    graphStore: graphStore.store,
     loginAttempts,
     sandbox,
     manager,
@@ -224,6 +231,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();
       if (!options.loginAttempts) await loginAttempts.close();
+      // Before the stores: the SQL graph store shares their database.
+      await graphStore.close();
       await stores.close();
     },
   };

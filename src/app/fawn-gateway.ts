@@ -11,6 +11,7 @@ export function gatewayDepsOf(fawn: Fawn): GatewayDeps {
     stores: fawn.stores,
     bridge: fawn.bridge,
     checkpointer: fawn.checkpointer,
+    graphStore: fawn.graphStore,
     manager: fawn.manager,
     runService: fawn.runs,
     loginAttempts: fawn.loginAttempts,

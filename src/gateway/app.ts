@@ -28,6 +28,7 @@ import { statelessRunRoutes } from "./runs/stateless-run-routes.js";
 import { skillRoutes } from "./skills/skill-routes.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import { ThreadStateService } from "./state/thread-state-service.js";
+import { storeRoutes } from "./store/store-routes.js";
 import { healthRoute, infoRoute } from "./system-routes.js";
 import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
@@ -137,6 +138,7 @@ export function createGatewayServices(
       { maxRecursionLimit: config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT },
     ),
     events: stores.events,
+    graphStore: deps.graphStore ?? null,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,
@@ -179,6 +181,7 @@ function apiRoutes(
   api.route("/", modelRoutes(s));
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
+  api.route("/", storeRoutes(s));
   api.route("/", mcpRoutes(s, auth));
   // After every host route, so host handlers win; behind the same auth.
   if (plugins) api.route("/", pluginRoutes(plugins));

@@ -4,6 +4,7 @@ import type { Logger } from "../core/logger.js";
 import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AssistantStore } from "../ports/assistant-store.js";
+import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { RunStore } from "../ports/run-store.js";
@@ -57,6 +58,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Loaded plugins: their actions and routes are served under `/api/extensions/`. */
   extensions?: LoadedExtensions | null;
+  /** The LangGraph store the runs' graphs get, served at `/store/*`; absent: those routes 404. */
+  graphStore?: GraphStoreBackend | null;
   /** Run handles plugin actions and routes act through, for the signed-in caller. */
   agentRuns?: AgentRunsProvider | null;
 }

@@ -1,5 +1,6 @@
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
+import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import type { RunGateway } from "./runs/run-gateway.js";
@@ -17,6 +18,8 @@ export interface GatewayServices {
   /** A run's durable events (owner checked through `runs.getOwned` first). */
   events: RunEventStore;
   assistants: AssistantCatalog;
+  /** The LangGraph store behind `/store/*` (scoped per caller by the routes); null: none. */
+  graphStore: GraphStoreBackend | null;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

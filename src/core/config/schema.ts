@@ -306,6 +306,13 @@ export const fawnConfigSchema = z
         ]),
       )
       .optional(),
+    /** The LangGraph store (`/store/*`, the graphs' `store`). */
+    store: z
+      .strictObject({
+        /** How often items whose TTL passed are deleted (they are invisible from then on). */
+        ttl_sweep_interval_seconds: z.number().min(1).max(86_400).default(60),
+      })
+      .prefault({}),
     /** Plugins loaded at start-up, in order (a change needs a restart). */
     plugins: z.array(pluginEntrySchema).default([]),
     ...referenceSections,

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
 import { checkpointsMigration } from "./checkpoint/checkpoint-migration.js";
+import { graphStoreMigration } from "./graph-store/graph-store-migration.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 
 /** Column types that differ between the engines; see schema.ts for why each was chosen. */
@@ -314,6 +315,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0004_login_failures": loginFailuresMigration(dialect),
         "0005_threads_metadata_index": threadMetadataIndexMigration(dialect),
         "0006_assistants": assistantsMigration(dialect),
+        "0007_graph_store": graphStoreMigration(dialect),
       };
     },
   };

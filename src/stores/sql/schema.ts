@@ -103,6 +103,7 @@ export interface FawnTables {
   login_failures: LoginFailuresTable;
   assistants: AssistantsTable;
   assistant_versions: AssistantVersionsTable;
+  graph_store_items: GraphStoreItemsTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -237,4 +238,19 @@ export interface AssistantVersionsTable {
   context_json: JsonColumn;
   metadata_json: JsonColumn;
   created_at: TimestampColumn;
+}
+
+/**
+ * The LangGraph store (migration 0007): one row per (scope, dot-joined namespace, key); `value`
+ * is JSON text on both engines; `expires_at` is null for an item without TTL.
+ */
+export interface GraphStoreItemsTable {
+  scope: string;
+  namespace: string;
+  key: string;
+  value: string;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
+  ttl_minutes: number | null;
+  expires_at: NullableTimestampColumn;
 }
