@@ -310,5 +310,6 @@ async function freshSqlStore(
 ): Promise<GraphStoreBackend> {
   if (database === null) throw new Error("the test database is not open");
   await database.db.deleteFrom("graph_store_items").execute();
-  return new SqlGraphStore(database, { clock });
+  // Small scan pages: a filtered search reads several before its page is full.
+  return new SqlGraphStore(database, { clock, filterScanPage: 5 });
 }

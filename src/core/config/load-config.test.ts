@@ -76,6 +76,7 @@ describe("loadConfig sources", () => {
       },
       database: { url: `sqlite:${home}/fawn.db` },
       stream_bridge: { queue_maxsize: 256, stream_ttl_seconds: 86_400 },
+      store: { ttl_sweep_interval_seconds: 60 },
       runtime: {
         lease_seconds: 30,
         grace_seconds: 10,

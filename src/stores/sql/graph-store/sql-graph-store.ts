@@ -9,8 +9,9 @@ import type {
   GraphStoreResult,
 } from "../../../ports/graph-store.js";
 import { fromDbTimestamp, toNumber } from "../codec.js";
+import type { SqlDatabase } from "../database.js";
 import type { GraphStoreItemsTable } from "../schema.js";
-import { SqlStore } from "../sql-store.js";
+import { SqlStore, type SqlStoreOptions } from "../sql-store.js";
 import {
   assertOperation,
   classify,
@@ -24,8 +25,10 @@ import {
 
 type Row = Selectable<GraphStoreItemsTable>;
 
-/** Rows a filtered search reads per query while it looks for matches. */
-const FILTER_SCAN_PAGE = 200;
+export interface SqlGraphStoreOptions extends SqlStoreOptions {
+  /** Rows a filtered search reads per query while it looks for matches (default 200). */
+  filterScanPage?: number;
+}
 
 /**
  * The graph store in the Fawn database (SQLite or PostgreSQL), table `graph_store_items`.
@@ -34,6 +37,13 @@ const FILTER_SCAN_PAGE = 200;
  * value filters are the shared rules applied to rows read page by page in search order.
  */
 export class SqlGraphStore extends SqlStore implements GraphStoreBackend {
+  private readonly scanPage: number;
+
+  constructor(database: SqlDatabase, options: SqlGraphStoreOptions = {}) {
+    super(database, options);
+    this.scanPage = options.filterScanPage ?? 200;
+  }
+
   async batchIn(
     scope: string,
     operations: readonly GraphStoreOperation[],
@@ -136,15 +146,15 @@ export class SqlGraphStore extends SqlStore implements GraphStoreBackend {
     } else {
       page = [];
       let skipped = 0;
-      for (let start = 0; page.length < limit; start += FILTER_SCAN_PAGE) {
-        const scanned = await rows.limit(FILTER_SCAN_PAGE).offset(start).execute();
+      for (let start = 0; page.length < limit; start += this.scanPage) {
+        const scanned = await rows.limit(this.scanPage).offset(start).execute();
         for (const row of scanned) {
           if (page.length >= limit) break;
           if (!matchesFilter(rowValue(row), filter)) continue;
           if (skipped < offset) skipped += 1;
           else page.push(row);
         }
-        if (scanned.length < FILTER_SCAN_PAGE) break;
+        if (scanned.length < this.scanPage) break;
       }
     }
     if (op.refreshTtl !== false) await this.refresh(page, now);
