@@ -73,6 +73,7 @@ async function main(): Promise<void> {
       "",
     ].join("\n"),
   );
+  await assertPortFree(port);
   const server = startServer(home);
   try {
     await waitForHealth(port, server);
@@ -126,6 +127,15 @@ function startServer(home: string): ChildProcess {
   child.stdout?.on("data", log);
   child.stderr?.on("data", log);
   return child;
+}
+
+/** A server already on the port would answer the suite instead of the one started here. */
+async function assertPortFree(port: number): Promise<void> {
+  const taken = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is taken; pass --port with a free one`);
 }
 
 async function waitForHealth(port: number, server: ChildProcess): Promise<void> {

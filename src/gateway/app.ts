@@ -17,6 +17,8 @@ import type { GatewayDeps } from "./gateway-deps.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
+import { DataReset } from "./internal/data-reset.js";
+import { truncateRoutes } from "./internal/truncate-routes.js";
 import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
@@ -119,26 +121,39 @@ export function createGatewayServices(
       ]),
     stores.assistants,
   );
+  const runs = new RunGateway(
+    {
+      stores,
+      bridge: deps.bridge,
+      manager: deps.manager,
+      runService: deps.runService,
+      logger: deps.logger,
+    },
+    threads,
+    state,
+    assistants,
+    { maxRecursionLimit: config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT },
+  );
+  const graphStore = deps.graphStore ?? null;
+  const reset = config.server.allow_truncate
+    ? new DataReset({
+        threads,
+        threadRows: stores.threads,
+        runs,
+        manager: deps.manager,
+        assistants: stores.assistants,
+        graphStore,
+      })
+    : null;
   return {
     config,
     state,
     threads,
     assistants,
-    runs: new RunGateway(
-      {
-        stores,
-        bridge: deps.bridge,
-        manager: deps.manager,
-        runService: deps.runService,
-        logger: deps.logger,
-      },
-      threads,
-      state,
-      assistants,
-      { maxRecursionLimit: config.max_recursion_limit ?? DEFAULT_MAX_RECURSION_LIMIT },
-    ),
+    runs,
     events: stores.events,
-    graphStore: deps.graphStore ?? null,
+    graphStore,
+    reset,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,
@@ -182,6 +197,7 @@ function apiRoutes(
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
   api.route("/", storeRoutes(s));
+  if (s.reset) api.route("/", truncateRoutes(s.reset));
   api.route("/", mcpRoutes(s, auth));
   // After every host route, so host handlers win; behind the same auth.
   if (plugins) api.route("/", pluginRoutes(plugins));

@@ -3,6 +3,7 @@ import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
+import type { DataReset } from "./internal/data-reset.js";
 import type { RunGateway } from "./runs/run-gateway.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import type { ThreadStateService } from "./state/thread-state-service.js";
@@ -20,6 +21,8 @@ export interface GatewayServices {
   assistants: AssistantCatalog;
   /** The LangGraph store behind `/store/*` (scoped per caller by the routes); null: none. */
   graphStore: GraphStoreBackend | null;
+  /** `POST /internal/truncate`'s reset; null unless `server.allow_truncate`. */
+  reset: DataReset | null;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

@@ -49,6 +49,8 @@ export interface GraphStoreBackend {
   batchIn(scope: string, operations: readonly GraphStoreOperation[]): Promise<GraphStoreResult[]>;
   /** Deletes every expired item of every scope; answers how many. */
   sweepExpired(): Promise<number>;
+  /** Deletes every item of every scope (`POST /internal/truncate`); answers how many. */
+  deleteAll(): Promise<number>;
   /** Releases what the backend holds (not a database it shares). */
   close(): Promise<void>;
 }

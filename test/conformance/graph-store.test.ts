@@ -52,6 +52,18 @@ function describeGraphStore(name: string, makeBackend: MakeBackend): void {
       await store.delete(["docs", "user-1"], "report");
     });
 
+    it("deletes every item of every scope at once", async () => {
+      const bob = new ScopedGraphStore(backend, "bob");
+      await store.put(["docs"], "a", { v: 1 });
+      await store.put(["docs", "deep"], "b", { v: 2 });
+      await bob.put(["docs"], "a", { v: 3 });
+      expect(await backend.deleteAll()).toBe(3);
+      expect(await store.get(["docs"], "a")).toBeNull();
+      expect(await bob.get(["docs"], "a")).toBeNull();
+      expect(await store.listNamespaces()).toEqual([]);
+      expect(await backend.deleteAll()).toBe(0);
+    });
+
     it("deletes on a put with a null value, in a batch that runs in order", async () => {
       const [, seen, , gone] = await store.batch([
         { namespace: ["a"], key: "k", value: { v: 1 } },

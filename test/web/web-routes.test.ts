@@ -48,8 +48,11 @@ describe("web routes", () => {
     await rm(base, { recursive: true, force: true });
   });
 
-  const get = (path: string): Promise<Response> =>
-    withBlockingIoGate(() => app.request(`http://fawn.test${path}`));
+  const get = (
+    path: string,
+    accept = "text/html,application/xhtml+xml,*/*;q=0.8",
+  ): Promise<Response> =>
+    withBlockingIoGate(() => app.request(`http://fawn.test${path}`, { headers: { accept } }));
 
   it("serves index.html at / and for client routes, revalidated", async () => {
     for (const path of ["/", "/chats/0b5e", "/chats/0b5e/"]) {
@@ -59,6 +62,13 @@ describe("web routes", () => {
       expect(response.headers.get("cache-control")).toBe("no-cache");
       expect(await response.text()).toBe(INDEX);
     }
+  });
+
+  it("answers a program's request for a client route with the JSON 404, not the page", async () => {
+    const response = await get("/does/not/exist", "*/*");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
+    expect((await get("/", "*/*")).status).toBe(200);
   });
 
   it("serves hashed assets with their type, cached for good", async () => {

@@ -90,6 +90,7 @@ describe("loadConfig sources", () => {
         headers_timeout_seconds: 30,
         request_timeout_seconds: 120,
         keep_alive_timeout_seconds: 5,
+        allow_truncate: false,
       },
       auth: {
         mode: "disabled",
@@ -305,6 +306,7 @@ describe("environment overrides", () => {
       headers_timeout_seconds: 30,
       request_timeout_seconds: 120,
       keep_alive_timeout_seconds: 5,
+      allow_truncate: false,
     });
     expect(config.auth.mode).toBe("disabled");
     expect(config.database.url).toBe("postgres://db/fawn");

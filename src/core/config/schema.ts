@@ -271,6 +271,11 @@ export const fawnConfigSchema = z
         /** Time a client has to send the whole request (body included); never cuts a response. */
         request_timeout_seconds: z.number().min(0.1).max(86_400).default(120),
         keep_alive_timeout_seconds: z.number().min(0).max(3600).default(5),
+        /**
+         * Serve `POST /internal/truncate`, which deletes every run, thread, checkpoint, assistant
+         * and store item: for test suites written against the LangGraph dev server; never on a server holding real work.
+         */
+        allow_truncate: z.boolean().default(false),
       })
       .prefault({}),
     auth: z

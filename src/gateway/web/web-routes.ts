@@ -26,7 +26,7 @@ built. Build it with <code>npm run build:web</code> (or start the server with
 
 /**
  * The built web workspace at `/`: files of the Vite build, and `index.html` for every other path
- * (the SPA routes its own URLs). `/api/*` and `/health` are never answered here. Without a build,
+ * a browser loads as a page (`Accept: text/html`; the SPA routes its own URLs). `/api/*` and `/health` are never answered here. Without a build,
  * `/` answers a short page saying how to make one. Async fs only (no blocking IO on the loop).
  */
 export function webRoutes(root: string = DEFAULT_WEB_ROOT): Hono<GatewayEnv> {
@@ -45,6 +45,9 @@ export function webRoutes(root: string = DEFAULT_WEB_ROOT): Hono<GatewayEnv> {
       }
       // A missing hashed asset is a stale page asking for an old build: 404, not index.html.
       if (relative.startsWith(`assets${sep}`)) return next();
+      // Only a page load gets the SPA: a program asking for a missing path (an API client with
+      // the wrong prefix, a probe) gets the JSON 404, as the LangGraph servers answer.
+      if (!acceptsHtml(c.req.header("accept"))) return next();
     }
     const index = join(base, "index.html");
     if (!(await isFile(index))) {
@@ -54,6 +57,10 @@ export function webRoutes(root: string = DEFAULT_WEB_ROOT): Hono<GatewayEnv> {
     return sendFile(c, index, REVALIDATE);
   });
   return app;
+}
+
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /\btext\/html\b/i.test(accept);
 }
 
 async function sendFile(c: Context<GatewayEnv>, file: string, cache: string): Promise<Response> {

@@ -75,6 +75,12 @@ export class MemoryGraphStore implements GraphStoreBackend {
     return swept;
   }
 
+  async deleteAll(): Promise<number> {
+    const count = this.entries.size;
+    this.entries.clear();
+    return count;
+  }
+
   async close(): Promise<void> {
     this.entries.clear();
   }

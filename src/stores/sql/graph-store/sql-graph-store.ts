@@ -73,6 +73,13 @@ export class SqlGraphStore extends SqlStore implements GraphStoreBackend {
     });
   }
 
+  deleteAll(): Promise<number> {
+    return this.wrap("delete every graph store item", async () => {
+      const result = await this.db.deleteFrom("graph_store_items").executeTakeFirst();
+      return toNumber(result.numDeletedRows);
+    });
+  }
+
   private async get(scope: string, op: GraphGetOperation, now: Date): Promise<Item | null> {
     const row = await this.db
       .selectFrom("graph_store_items")
