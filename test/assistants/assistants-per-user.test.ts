@@ -87,9 +87,14 @@ describe("assistants per user", () => {
     await expect(alice.assistants.setLatest("echo", 1)).rejects.toMatchObject({ status: 403 });
   });
 
-  it("runs the owner's assistant with its config", async () => {
-    await alice.runs.wait(null, aliceAssistant, { input: say("hi") });
+  it("runs the owner's assistant with its config; the stored run keeps the graph id", async () => {
+    const thread = await alice.threads.create();
+    const run = await alice.runs.create(thread.thread_id, aliceAssistant, { input: say("hi") });
+    await alice.runs.join(thread.thread_id, run.run_id);
     expect(h.builds.at(-1)).toMatchObject({ graphId: "echo", config: { configurable: { k: 1 } } });
+    // Read back from SQLite: a queued or recovered run executes the graph it was admitted for.
+    const row = await h.fawn.stores.runs.get(run.run_id);
+    expect(row).toMatchObject({ assistant_id: aliceAssistant, kwargs: { graph_id: "echo" } });
   });
 
   it("keeps assistants, versions and owners across a restart, writing system ones once", async () => {

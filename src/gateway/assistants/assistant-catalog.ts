@@ -146,8 +146,17 @@ export class AssistantCatalog {
     return toApiAssistant(updated);
   }
 
-  async delete(assistantId: string, caller: Principal): Promise<string> {
+  /**
+   * Deletes the assistant and its versions. `beforeDelete` (the thread sweep of
+   * `delete_threads`) runs once the caller may delete it, so a busy thread leaves it in place.
+   */
+  async delete(
+    assistantId: string,
+    caller: Principal,
+    beforeDelete?: (assistantId: string) => Promise<void>,
+  ): Promise<string> {
     const row = await this.writable(assistantId, caller);
+    await beforeDelete?.(row.assistant_id);
     if (!(await this.store.delete(row.assistant_id, this.scope(caller)))) {
       throw assistantNotFound(assistantId);
     }

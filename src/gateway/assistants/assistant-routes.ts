@@ -95,8 +95,13 @@ export function assistantRoutes(s: GatewayServices): Hono<GatewayEnv> {
       "query",
     );
     const caller = c.get("principal");
-    const deleted = await catalog.delete(id, caller);
-    if (deleteThreads) await deleteAssistantThreads(s.threads, deleted, caller.userId);
+    const deleted = await catalog.delete(
+      id,
+      caller,
+      deleteThreads
+        ? (found) => deleteAssistantThreads(s.threads, found, caller.userId)
+        : undefined,
+    );
     return c.json([deleted]);
   });
 

@@ -283,7 +283,6 @@ export class RunGateway {
     const { thread, created } = await this.deps.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
-      assistant_id: stamp.assistant_id,
       metadata: { ...stamp },
       created_at: isoNow(),
     });
@@ -301,12 +300,7 @@ export class RunGateway {
   ): Promise<void> {
     const current = existing?.metadata;
     if (current?.graph_id === stamp.graph_id && current.assistant_id === stamp.assistant_id) return;
-    await runUrgent(() =>
-      this.deps.stores.threads.update(threadId, {
-        metadata: { ...stamp },
-        assistant_id: stamp.assistant_id,
-      }),
-    );
+    await runUrgent(() => this.deps.stores.threads.update(threadId, { metadata: { ...stamp } }));
   }
 
   /** A resume/fork point must belong to the thread and exist. */
