@@ -1,7 +1,7 @@
 import { type Json, toJson } from "../../core/json/serialize.js";
 import type { StateConfig, StateSnapshotView, StateTask } from "../../ports/graph-state-access.js";
 import { checkpointRef } from "./checkpoint-to-state.js";
-import type { ApiInterrupt, ApiTask, ApiThreadState } from "./thread-state.js";
+import type { ApiInterrupt, ApiTask, ApiThreadState, CheckpointRef } from "./thread-state.js";
 
 /**
  * A served graph's `StateSnapshot` as LangGraph's `ThreadState`: `next`, tasks (path, result,
@@ -35,12 +35,22 @@ function toApiTask(task: StateTask, threadId: string): ApiTask {
     name: task.name,
     error: task.error == null ? null : errorMessage(task.error),
     interrupts: task.interrupts.map(toInterrupt),
-    checkpoint: sub !== undefined && !isSnapshot(sub) ? checkpointRef(sub, threadId) : null,
+    checkpoint: sub !== undefined && !isSnapshot(sub) ? subgraphCheckpoint(sub, threadId) : null,
     state: sub !== undefined && isSnapshot(sub) ? snapshotToState(sub, threadId) : null,
     result: task.result === undefined ? null : toJson(task.result),
   };
   if (task.path !== undefined) out.path = toJson(task.path) as Json[];
   return out;
+}
+
+/** Where a subgraph task keeps its state: its namespace, and a checkpoint once it has one. */
+function subgraphCheckpoint(config: StateConfig, threadId: string): CheckpointRef | null {
+  const ref = checkpointRef(config, threadId);
+  if (ref) return ref;
+  const ns = config.configurable?.checkpoint_ns;
+  return typeof ns === "string"
+    ? { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: null, checkpoint_map: null }
+    : null;
 }
 
 function isSnapshot(state: StateSnapshotView | StateConfig): state is StateSnapshotView {
