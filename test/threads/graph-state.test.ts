@@ -59,7 +59,12 @@ describe("state of a served graph", () => {
     const byId = await client.threads.getState(threadId, id);
     expect(byId.values).toEqual({ items: ["in"] });
     expect(byId.next).toEqual(["first"]);
-    const byObject = await client.threads.getState(threadId, { checkpoint_id: id });
+    const byObject = await client.threads.getState(threadId, {
+      thread_id: threadId,
+      checkpoint_ns: "",
+      checkpoint_id: id,
+      checkpoint_map: null,
+    });
     expect(byObject.values).toEqual(byId.values);
     await expect(
       client.threads.getState(threadId, "1f000000-0000-6000-8000-000000000000"),
@@ -108,7 +113,7 @@ describe("state of a served graph", () => {
       state: null,
       interrupts: [{ value: "inner question" }],
     });
-    const ns = childTask?.checkpoint?.checkpoint_ns;
+    const ns = childTask?.checkpoint?.checkpoint_ns ?? "";
     expect(ns).toMatch(/^child:/);
 
     const deep = await client.threads.getState(thread.thread_id, undefined, { subgraphs: true });
@@ -120,7 +125,12 @@ describe("state of a served graph", () => {
     });
     expect(sub?.checkpoint?.checkpoint_ns).toBe(ns);
 
-    const inNamespace = await client.threads.getState(thread.thread_id, { checkpoint_ns: ns });
+    const inNamespace = await client.threads.getState(thread.thread_id, {
+      thread_id: thread.thread_id,
+      checkpoint_ns: ns,
+      checkpoint_id: null,
+      checkpoint_map: null,
+    });
     expect(inNamespace.values).toEqual({ items: ["before", "inner start"] });
     expect(inNamespace.next).toEqual(["inner_ask"]);
 
