@@ -7,13 +7,9 @@ import type { Client, ThreadState } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GraphGateway, startGraphGateway } from "./helpers/graph-gateway.js";
 
-let g: GraphGateway;
+let g: GraphGateway | undefined;
 let client: Client;
 
-beforeAll(async () => {
-  g = await startGraphGateway();
-  client = g.client;
-});
 afterAll(async () => {
   await g?.close();
 });
@@ -25,7 +21,14 @@ function onThread(state: ThreadState, threadId: string): unknown {
   return JSON.parse(text.split(from).join(threadId));
 }
 
-describe("thread copy", () => {
+// The SQL saver (SQLite) and the memory saver: copy goes through the saver contract only.
+describe.each(["sqlite", "memory:"])("thread copy over %s", (database) => {
+  beforeAll(async () => {
+    await g?.close();
+    g = await startGraphGateway(database === "memory:" ? { database } : {});
+    client = g.client;
+  });
+
   it("copies metadata, state and the whole history; runs on the copy leave the original alone", async () => {
     const thread = await client.threads.create({ graphId: "steps", metadata: { team: "a" } });
     await client.runs.wait(thread.thread_id, "steps", { input: { items: ["in"] } });
