@@ -131,4 +131,24 @@ describe("thread create with supersteps", () => {
     expect(state.values).toEqual({ items: ["commanded"] });
     expect(state.next).toEqual(["second"]);
   });
+
+  it("leaves no thread behind when the graph refuses a superstep, or no graph can run a command", async () => {
+    const before = await client.threads.count();
+    const threadId = "00000000-0000-4000-8000-00000000abcd";
+    await expect(
+      client.threads.create({
+        threadId,
+        graphId: "steps",
+        supersteps: [{ updates: [{ asNode: "nope", values: { items: ["x"] } }] }],
+      }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      client.threads.create({
+        threadId,
+        supersteps: [{ updates: [{ asNode: "first", values: null, command: { resume: 1 } }] }],
+      }),
+    ).rejects.toMatchObject({ status: 422 });
+    expect(await client.threads.count()).toBe(before);
+    await expect(client.threads.get(threadId)).rejects.toMatchObject({ status: 404 });
+  });
 });

@@ -1,5 +1,6 @@
+import { isCommand } from "@langchain/langgraph";
 import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { NotFoundError } from "../../core/errors.js";
+import { NotFoundError, ValidationError } from "../../core/errors.js";
 import type { GraphStateAccess, StateSuperstep } from "../../ports/graph-state-access.js";
 import type { ThreadRow } from "../../ports/thread-store.js";
 import { checkpointRef, checkpointToState } from "./checkpoint-to-state.js";
@@ -173,6 +174,11 @@ export class ThreadStateService {
         graph.bulkUpdateState(configFor(threadId, {}), supersteps),
       );
       return refOf(saved, threadId);
+    }
+    if (supersteps.some((step) => step.updates.some((item) => isCommand(item.values)))) {
+      throw new ValidationError(
+        "A superstep command needs the thread's graph to run it; name a served graph (metadata.graph_id) or send values updates.",
+      );
     }
     let last: CheckpointRef | null = null;
     for (const step of supersteps) {

@@ -11,6 +11,7 @@ import { toGraphCommand } from "../../runtime/graph-command.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
+import { copyThread, type ThreadCopyStep } from "./thread-copy.js";
 import { withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";
 import type {
@@ -40,7 +41,7 @@ export interface ThreadServiceDeps {
   onCopyStep?: (step: ThreadCopyStep) => Promise<void>;
 }
 
-export type ThreadCopyStep = "copy-checkpoints" | "create-row";
+export type { ThreadCopyStep } from "./thread-copy.js";
 
 /** A state write: one or more values updates applied in order, each on the previous one's head. */
 export interface ThreadStateWrite {
@@ -86,6 +87,8 @@ export class ThreadService {
   async create(userId: string, body: z.output<typeof threadCreateBody>): Promise<ApiThread> {
     const threadId = body.thread_id ?? newThreadId();
     const metadata = clientMetadata(body.metadata);
+    // `graph_id` names the thread's graph where its state is looked up (the SDK sends it in metadata).
+    if (body.graph_id && metadata.graph_id === undefined) metadata.graph_id = body.graph_id;
     const { thread, created } = await this.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
@@ -100,38 +103,27 @@ export class ThreadService {
       return this.withState(thread);
     }
     if (body.supersteps && body.supersteps.length > 0) {
-      await this.state.bulkUpdate(threadId, body.supersteps.map(toSuperstep));
+      try {
+        await this.state.bulkUpdate(threadId, body.supersteps.map(toSuperstep));
+      } catch (error) {
+        // The thread is this call's own: a history it could not build leaves no thread behind.
+        await this.state.deleteThread(threadId).catch(() => undefined);
+        await this.stores.threads.delete(threadId, { userId }).catch(() => false);
+        throw error;
+      }
     }
     return this.withState(thread);
   }
 
-  /**
-   * A new thread of the caller's with the source's metadata and its whole checkpoint history
-   * (every namespace, pending writes), as LangGraph's copy. Steps: `copy-checkpoints` under the
-   * new id (unreachable until the row exists), then `create-row`; a failure in either removes
-   * what the copy wrote, so no half-copied thread is ever visible.
-   */
+  /** A copy of the caller's thread with its metadata and history (see `copyThread`). */
   async copy(threadId: string, userId: string): Promise<ApiThread> {
     const source = await this.getOwned(threadId, userId);
-    const copyId = newThreadId();
-    const step = this.deps.onCopyStep ?? (async () => undefined);
-    try {
-      await step("copy-checkpoints");
-      await this.state.copyThread(threadId, copyId);
-      await step("create-row");
-      const { thread } = await this.stores.threads.create({
-        thread_id: copyId,
-        user_id: userId,
-        assistant_id: source.assistant_id,
-        display_name: source.display_name,
-        metadata: source.metadata,
-        created_at: isoNow(),
-      });
-      return await this.withState(thread);
-    } catch (error) {
-      await this.state.deleteThread(copyId).catch(() => undefined);
-      throw error;
-    }
+    const copy = await copyThread(
+      { threads: this.stores.threads, state: this.state, onStep: this.deps.onCopyStep },
+      source,
+      userId,
+    );
+    return this.withState(copy);
   }
 
   /** Create the caller's thread if it does not exist yet (run creation with `if_not_exists`). */
