@@ -29,6 +29,8 @@ export class ThreadGraphs {
 
   /** The state access of the thread's graph; `row` saves a read when the caller has it. */
   async forThread(threadId: string, row?: ThreadRow | null): Promise<GraphStateAccess | null> {
+    // A server of the lead agent alone reads every thread from the saver: no lookups at all.
+    if (!this.source.graphs.list().some((graph) => graph.stateAccess !== undefined)) return null;
     const graphId = await this.graphIdOf(threadId, row);
     return graphId === null ? null : this.forGraph(graphId);
   }
