@@ -141,3 +141,31 @@ describe("state of a served graph", () => {
     expect(done.values).toEqual({ items: ["before", "before", "inner start", "inner answer yes"] });
   });
 });
+
+describe("history of a served graph", () => {
+  it("filters by checkpoint metadata and pages with before", async () => {
+    const threadId = await ranSteps();
+    const loops = await client.threads.getHistory(threadId, { metadata: { source: "loop" } });
+    expect(loops.map((s) => s.next)).toEqual([[], ["second"], ["first"]]);
+    const all = await client.threads.getHistory(threadId);
+    const older = await client.threads.getHistory(threadId, {
+      before: { configurable: { checkpoint_id: all[1]?.checkpoint.checkpoint_id } },
+      limit: 1,
+    });
+    expect(older.map((s) => s.checkpoint.checkpoint_id)).toEqual([
+      all[2]?.checkpoint.checkpoint_id,
+    ]);
+  });
+
+  it("lists a subgraph namespace's own history", async () => {
+    const thread = await client.threads.create({ graphId: "nested" });
+    await client.runs.wait(thread.thread_id, "nested", { input: { items: [] } });
+    const state = await client.threads.getState(thread.thread_id);
+    const ns = state.tasks[0]?.checkpoint?.checkpoint_ns ?? "";
+    const history = await client.threads.getHistory(thread.thread_id, {
+      checkpoint: { checkpoint_ns: ns },
+    });
+    expect(history.map((s) => s.next)).toEqual([["inner_ask"], ["inner_start"], ["__start__"]]);
+    expect(history.every((s) => s.checkpoint.checkpoint_ns === ns)).toBe(true);
+  });
+});
