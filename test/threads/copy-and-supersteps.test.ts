@@ -5,14 +5,24 @@
  */
 import type { Client, ThreadState } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTestDatabase } from "../helpers/postgres.js";
 import { type GraphGateway, startGraphGateway } from "./helpers/graph-gateway.js";
 
 let g: GraphGateway | undefined;
 let client: Client;
+/** Null (with a loud warning) when no PostgreSQL server is reachable outside CI. */
+const postgres = await createPostgresTestDatabase("thread_copy");
 
 afterAll(async () => {
   await g?.close();
+  await postgres?.drop();
 });
+
+const databases: Record<string, string | undefined> = {
+  sqlite: undefined,
+  memory: "memory:",
+  ...(postgres ? { postgres: postgres.url } : {}),
+};
 
 /** A state as it reads on another thread: the same but for the thread ids it names. */
 function onThread(state: ThreadState, threadId: string): unknown {
@@ -21,11 +31,12 @@ function onThread(state: ThreadState, threadId: string): unknown {
   return JSON.parse(text.split(from).join(threadId));
 }
 
-// The SQL saver (SQLite) and the memory saver: copy goes through the saver contract only.
-describe.each(["sqlite", "memory:"])("thread copy over %s", (database) => {
+// The SQL saver (SQLite, PostgreSQL) and the memory saver: copy uses the saver contract only.
+describe.each(Object.keys(databases))("thread copy over %s", (name) => {
   beforeAll(async () => {
     await g?.close();
-    g = await startGraphGateway(database === "memory:" ? { database } : {});
+    const database = databases[name];
+    g = await startGraphGateway(database ? { database } : {});
     client = g.client;
   });
 
