@@ -93,6 +93,22 @@ describe("state of a served graph", () => {
     expect(done.values).toEqual({ items: ["seeded", "by hand", "second after 2"] });
   });
 
+  it("forks from an older checkpoint: the update applies on top of that state", async () => {
+    const threadId = await ranSteps();
+    const history = await client.threads.getHistory(threadId);
+    const afterFirst = history[1]?.checkpoint.checkpoint_id ?? undefined;
+    const written = await client.threads.updateState(threadId, {
+      values: { items: ["fork"] },
+      asNode: "first",
+      checkpointId: afterFirst,
+    });
+    const head = await client.threads.getState(threadId);
+    expect(head.checkpoint.checkpoint_id).toBe(written.configurable?.checkpoint_id);
+    expect(head.parent_checkpoint?.checkpoint_id).toBe(afterFirst);
+    expect(head.values).toEqual({ items: ["in", "first", "fork"] });
+    expect(head.next).toEqual(["second"]);
+  });
+
   it("refuses an update the graph cannot attribute or apply, as a 422", async () => {
     const thread = await client.threads.create({ graphId: "steps" });
     await expect(
