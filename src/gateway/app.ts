@@ -29,6 +29,7 @@ import { runRoutes } from "./runs/run-routes.js";
 import { statelessRunRoutes } from "./runs/stateless-run-routes.js";
 import { skillRoutes } from "./skills/skill-routes.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
+import { ThreadGraphs } from "./state/thread-graphs.js";
 import { ThreadStateService } from "./state/thread-state-service.js";
 import { storeRoutes } from "./store/store-routes.js";
 import { healthRoute, infoRoute } from "./system-routes.js";
@@ -112,15 +113,15 @@ export function createGatewayServices(
 ): GatewayServices {
   const { config, stores } = deps;
   const logger = (options.logger ?? deps.logger).child({ component: "gateway" });
-  const state = new ThreadStateService(deps.checkpointer);
-  const threads = new ThreadService({ home: config.home, manager: deps.manager, stores }, state);
-  const assistants = new AssistantCatalog(
+  const graphs =
     options.graphs ??
-      staticGraphCatalog([
-        undescribedGraph(LEAD_AGENT_GRAPH_ID, { description: "The lead agent." }),
-      ]),
-    stores.assistants,
+    staticGraphCatalog([undescribedGraph(LEAD_AGENT_GRAPH_ID, { description: "The lead agent." })]);
+  const state = new ThreadStateService(
+    deps.checkpointer,
+    new ThreadGraphs(deps.checkpointer, { graphs, threads: stores.threads, runs: stores.runs }),
   );
+  const threads = new ThreadService({ home: config.home, manager: deps.manager, stores }, state);
+  const assistants = new AssistantCatalog(graphs, stores.assistants);
   const runs = new RunGateway(
     {
       stores,

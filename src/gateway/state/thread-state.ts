@@ -17,10 +17,14 @@ export interface ApiInterrupt {
 export interface ApiTask {
   id: string;
   name: string;
+  /** Where the task sits in the graph (LangGraph's task path); absent when unknown. */
+  path?: Json[];
   error: string | null;
   interrupts: ApiInterrupt[];
+  /** A subgraph task's checkpoint, when its state was not asked for. */
   checkpoint: CheckpointRef | null;
-  state: null;
+  /** A subgraph task's own state (`subgraphs=true`). */
+  state: ApiThreadState | null;
   result?: Json;
 }
 

@@ -18,15 +18,20 @@ export interface ApiThread {
 
 /**
  * A thread row plus (when read) its head state. The stored status says what the last run did; a
- * pending `interrupt()` in the head checkpoint makes an idle thread `interrupted`, as in LangGraph.
+ * head that waits on a human (`interrupted`, see `ThreadStateService.isInterrupted`) makes an idle
+ * thread `interrupted`, and then `interrupts` maps each pending task to its interrupts, as in
+ * LangGraph (an empty list for a task stopped by `interrupt_before`).
  */
-export function toApiThread(row: ThreadRow, state: ApiThreadState | null): ApiThread {
+export function toApiThread(
+  row: ThreadRow,
+  state: ApiThreadState | null,
+  interrupted = state !== null && state.interrupts.length > 0,
+): ApiThread {
   const interrupts: Record<string, ApiInterrupt[]> = {};
-  for (const task of state?.tasks ?? []) {
-    if (task.interrupts.length > 0) interrupts[task.id] = task.interrupts;
+  if (interrupted) {
+    for (const task of state?.tasks ?? []) interrupts[task.id] = task.interrupts;
   }
-  const pending = state !== null && state.interrupts.length > 0;
-  const status: ThreadStatus = row.status === "idle" && pending ? "interrupted" : row.status;
+  const status: ThreadStatus = row.status === "idle" && interrupted ? "interrupted" : row.status;
   return {
     thread_id: row.thread_id,
     created_at: row.created_at,

@@ -66,13 +66,17 @@ export function threadRoutes(s: GatewayServices): Hono<GatewayEnv> {
     return c.body(null, 204);
   });
 
+  app.post("/threads/:thread_id/copy", async (c) => {
+    const threadId = pathId(c, "thread_id", "thread");
+    return c.json(await s.threads.copy(threadId, c.get("principal").userId));
+  });
+
   app.get("/threads/:thread_id/state", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");
-    parseWith(stateQuery, firstValues(c.req.queries()), "query");
-    await s.threads.getOwned(threadId, c.get("principal").userId);
-    return c.json(
-      selectFields(await s.state.state(threadId), selectParam(c.req.queries("select"))),
-    );
+    const query = parseWith(stateQuery, firstValues(c.req.queries()), "query");
+    const thread = await s.threads.getOwned(threadId, c.get("principal").userId);
+    const state = await s.state.state(threadId, {}, { subgraphs: query.subgraphs, thread });
+    return c.json(selectFields(state, selectParam(c.req.queries("select"))));
   });
 
   app.get("/threads/:thread_id/state/:checkpoint_id", async (c) => {
@@ -82,20 +86,28 @@ export function threadRoutes(s: GatewayServices): Hono<GatewayEnv> {
       c.req.param("checkpoint_id"),
       "path",
     );
-    parseWith(stateQuery, firstValues(c.req.queries()), "query");
-    await s.threads.getOwned(threadId, c.get("principal").userId);
-    const state = await s.state.state(threadId, { checkpoint_id: checkpointId });
+    const query = parseWith(stateQuery, firstValues(c.req.queries()), "query");
+    const thread = await s.threads.getOwned(threadId, c.get("principal").userId);
+    const state = await s.state.state(
+      threadId,
+      { checkpoint_id: checkpointId },
+      { subgraphs: query.subgraphs, thread },
+    );
     return c.json(selectFields(state, selectParam(c.req.queries("select"))));
   });
 
   app.post("/threads/:thread_id/state/checkpoint", async (c) => {
     const threadId = pathId(c, "thread_id", "thread");
     const body = parseWith(stateAtCheckpointBody, await readJsonBody(c), "body");
-    await s.threads.getOwned(threadId, c.get("principal").userId);
-    const state = await s.state.state(threadId, {
-      checkpoint_id: body.checkpoint.checkpoint_id ?? null,
-      checkpoint_ns: body.checkpoint.checkpoint_ns ?? null,
-    });
+    const thread = await s.threads.getOwned(threadId, c.get("principal").userId);
+    const state = await s.state.state(
+      threadId,
+      {
+        checkpoint_id: body.checkpoint.checkpoint_id ?? null,
+        checkpoint_ns: body.checkpoint.checkpoint_ns ?? null,
+      },
+      { subgraphs: body.subgraphs ?? false, thread },
+    );
     return c.json(selectFields(state, body.select));
   });
 

@@ -7,6 +7,7 @@ import {
   jsonObject,
   MAX_PAGE,
 } from "../http/json-schemas.js";
+import { commandBody } from "../runs/run-schemas.js";
 
 /** Request bodies of the thread routes: every field the LangGraph SDK sends, nothing else. */
 
@@ -15,26 +16,28 @@ const ttl = z.union([
   z.strictObject({ ttl: z.number().min(0).nullish(), strategy: z.string().max(32).nullish() }),
 ]);
 
+/** One superstep of a thread built from updates: applied together, one checkpoint. */
+const superstep = z.strictObject({
+  updates: z
+    .array(
+      z.strictObject({
+        values: jsonObject.nullish(),
+        command: commandBody.nullish(),
+        as_node: z.string().min(1).max(128).nullish(),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+export type ThreadCreateSuperstep = z.output<typeof superstep>;
+
 export const threadCreateBody = z.strictObject({
   thread_id: idString.nullish(),
   metadata: jsonObject.nullish(),
   if_exists: z.enum(["raise", "do_nothing"]).nullish(),
   assistant_id: z.string().max(128).nullish(),
   graph_id: z.string().max(128).nullish(),
-  supersteps: z
-    .array(
-      z.strictObject({
-        updates: z.array(
-          z.strictObject({
-            values: jsonObject.nullish(),
-            command: jsonObject.nullish(),
-            as_node: z.string().min(1).max(128),
-          }),
-        ),
-      }),
-    )
-    .max(100)
-    .nullish(),
+  supersteps: z.array(superstep).max(100).nullish(),
   ttl: ttl.nullish(),
 });
 

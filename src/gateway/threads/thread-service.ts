@@ -1,17 +1,24 @@
 import type { z } from "zod";
 import { isoNow } from "../../core/clock.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../core/errors.js";
+import { ConflictError, NotFoundError } from "../../core/errors.js";
 import { newThreadId } from "../../core/ids.js";
 import { FawnPaths } from "../../core/paths.js";
+import type { StateSuperstep } from "../../ports/graph-state-access.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunStore } from "../../ports/run-store.js";
 import type { ThreadRow, ThreadStatus, ThreadStore } from "../../ports/thread-store.js";
+import { toGraphCommand } from "../../runtime/graph-command.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
+import { copyThread, type ThreadCopyStep } from "./thread-copy.js";
 import { withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";
-import type { ThreadSearchBody, threadCreateBody } from "./thread-schemas.js";
+import type {
+  ThreadCreateSuperstep,
+  ThreadSearchBody,
+  threadCreateBody,
+} from "./thread-schemas.js";
 
 /** Metadata keys the server owns; a client cannot set them. */
 const SERVER_OWNED_METADATA = ["user_id", "owner_id"];
@@ -30,7 +37,11 @@ export interface ThreadServiceDeps {
   /** Thread operations (delete, state writes) hold the thread's active slot through it. */
   manager: Pick<RunManager, "createOrReject" | "setStatus" | "forget" | "localRecords">;
   stores: { runs: RunStore; events: RunEventStore; threads: ThreadStore };
+  /** Called before each step of a copy (tests inject faults here). */
+  onCopyStep?: (step: ThreadCopyStep) => Promise<void>;
 }
+
+export type { ThreadCopyStep } from "./thread-copy.js";
 
 /** A state write: one or more values updates applied in order, each on the previous one's head. */
 export interface ThreadStateWrite {
@@ -60,8 +71,13 @@ export class ThreadService {
 
   /** The row with its head state, as the API shows it. */
   async read(threadId: string, userId: string): Promise<ApiThread> {
-    const row = await this.getOwned(threadId, userId);
-    return toApiThread(row, await this.state.state(threadId));
+    return this.withState(await this.getOwned(threadId, userId));
+  }
+
+  /** The row as the API shows it: its head state, and `interrupted` when that waits on a human. */
+  private async withState(row: ThreadRow): Promise<ApiThread> {
+    const state = await this.state.state(row.thread_id, {}, { thread: row });
+    return toApiThread(row, state, await this.state.isInterrupted(row.thread_id, state));
   }
 
   /**
@@ -69,13 +85,10 @@ export class ThreadService {
    * of that id. `if_exists: raise` and an id taken by another user are 409.
    */
   async create(userId: string, body: z.output<typeof threadCreateBody>): Promise<ApiThread> {
-    if (body.supersteps?.some((step) => step.updates.some((u) => u.command != null))) {
-      throw new ValidationError(
-        "supersteps with a command are not supported; send values updates.",
-      );
-    }
     const threadId = body.thread_id ?? newThreadId();
     const metadata = clientMetadata(body.metadata);
+    // `graph_id` names the thread's graph where its state is looked up (the SDK sends it in metadata).
+    if (body.graph_id && metadata.graph_id === undefined) metadata.graph_id = body.graph_id;
     const { thread, created } = await this.stores.threads.create({
       thread_id: threadId,
       user_id: userId,
@@ -87,14 +100,30 @@ export class ThreadService {
       if (thread.user_id !== userId || body.if_exists === "raise") {
         throw new ConflictError(`Thread ${threadId} already exists; choose another thread_id.`);
       }
-      return toApiThread(thread, await this.state.state(threadId));
+      return this.withState(thread);
     }
-    for (const step of body.supersteps ?? []) {
-      for (const update of step.updates) {
-        await this.state.update(threadId, { values: update.values ?? {}, asNode: update.as_node });
+    if (body.supersteps && body.supersteps.length > 0) {
+      try {
+        await this.state.bulkUpdate(threadId, body.supersteps.map(toSuperstep));
+      } catch (error) {
+        // The thread is this call's own: a history it could not build leaves no thread behind.
+        await this.state.deleteThread(threadId).catch(() => undefined);
+        await this.stores.threads.delete(threadId, { userId }).catch(() => false);
+        throw error;
       }
     }
-    return toApiThread(thread, await this.state.state(threadId));
+    return this.withState(thread);
+  }
+
+  /** A copy of the caller's thread with its metadata and history (see `copyThread`). */
+  async copy(threadId: string, userId: string): Promise<ApiThread> {
+    const source = await this.getOwned(threadId, userId);
+    const copy = await copyThread(
+      { threads: this.stores.threads, state: this.state, onStep: this.deps.onCopyStep },
+      source,
+      userId,
+    );
+    return this.withState(copy);
   }
 
   /** Create the caller's thread if it does not exist yet (run creation with `if_not_exists`). */
@@ -124,7 +153,7 @@ export class ThreadService {
       { userId },
     );
     if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
-    return toApiThread(row, await this.state.state(threadId));
+    return this.withState(row);
   }
 
   /**
@@ -213,9 +242,7 @@ export class ThreadService {
     const page = body.ids ? rows.slice(offset, offset + limit) : rows;
     const wantValues = body.select?.includes("values") ?? false;
     return Promise.all(
-      page.map(async (row) =>
-        toApiThread(row, wantValues ? await this.state.state(row.thread_id) : null),
-      ),
+      page.map(async (row) => (wantValues ? this.withState(row) : toApiThread(row, null))),
     );
   }
 
@@ -250,6 +277,15 @@ export class ThreadService {
       )
       .sort((a, b) => direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0));
   }
+}
+
+function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
+  return {
+    updates: step.updates.map((update) => ({
+      values: update.command != null ? toGraphCommand(update.command) : update.values,
+      ...(update.as_node ? { asNode: update.as_node } : {}),
+    })),
+  };
 }
 
 function storeSortColumn(
