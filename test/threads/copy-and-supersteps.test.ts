@@ -48,7 +48,9 @@ describe.each(Object.keys(databases))("thread copy over %s", (name) => {
 
     const copy = await client.threads.copy(thread.thread_id);
     expect(copy.thread_id).not.toBe(thread.thread_id);
-    expect(copy.metadata).toEqual({ team: "a", graph_id: "steps" });
+    // The run stamped the thread's graph and assistant, as the platform does; the copy keeps them.
+    expect(copy.metadata).toEqual({ team: "a", graph_id: "steps", assistant_id: "steps" });
+    expect(copy.metadata).toEqual((await client.threads.get(thread.thread_id)).metadata);
     expect(copy.values).toEqual(original.values);
 
     const copied = await client.threads.getState(copy.thread_id);

@@ -26,7 +26,12 @@ it("copies a lead-agent thread: same state and history, then independent", async
   const history = await client.threads.getHistory(thread.thread_id);
 
   const copy = await client.threads.copy(thread.thread_id);
-  expect(copy.metadata).toEqual({ project: "copy" });
+  // The run stamped the thread's graph and assistant, as the platform does; the copy keeps them.
+  expect(copy.metadata).toEqual({
+    project: "copy",
+    graph_id: "lead_agent",
+    assistant_id: "lead_agent",
+  });
   const copied = await client.threads.getState(copy.thread_id);
   expect(copied.values).toEqual(original.values);
   expect(copied.checkpoint.checkpoint_id).toBe(original.checkpoint.checkpoint_id);
