@@ -208,3 +208,38 @@ export interface LoginFailuresTable {
   failures: number;
   resets_at: ColumnType<number | string, number, number>;
 }
+
+/** Scheduled runs (migration 0008). */
+export interface CronsTable {
+  cron_id: string;
+  assistant_id: string;
+  thread_id: string | null;
+  user_id: string;
+  schedule: string;
+  timezone: string | null;
+  payload_json: JsonColumn;
+  metadata_json: JsonColumn;
+  on_run_completed: string | null;
+  enabled: BooleanColumn;
+  end_time: NullableTimestampColumn;
+  next_run_date: NullableTimestampColumn;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
+}
+
+/** One (cron, tick) being fired under a lease, or fired (migration 0008). */
+export interface CronFiringsTable {
+  cron_id: string;
+  tick: TimestampColumn;
+  owner: string;
+  lease_expires_at: TimestampColumn;
+  attempt: number;
+  run_id: string | null;
+  completed_at: NullableTimestampColumn;
+}
+
+// Declaration merging: the crons tables join `FawnTables` without editing its list above.
+export interface FawnTables {
+  crons: CronsTable;
+  cron_firings: CronFiringsTable;
+}
