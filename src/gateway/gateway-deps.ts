@@ -1,8 +1,10 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { Clock } from "../core/clock.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
+import type { CronStore } from "../ports/cron-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { RunStore } from "../ports/run-store.js";
@@ -56,4 +58,6 @@ export interface GatewayDeps {
   extensions?: LoadedExtensions | null;
   /** Run handles plugin actions and routes act through, for the signed-in caller. */
   agentRuns?: AgentRunsProvider | null;
+  /** Scheduled runs; absent: no cron routes (`/info` reports `crons: false`). */
+  crons?: { store: CronStore; clock?: Clock } | null;
 }

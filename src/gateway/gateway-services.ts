@@ -2,6 +2,7 @@ import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
+import type { CronService } from "./crons/cron-service.js";
 import type { RunGateway } from "./runs/run-gateway.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import type { ThreadStateService } from "./state/thread-state-service.js";
@@ -17,6 +18,8 @@ export interface GatewayServices {
   /** A run's durable events (owner checked through `runs.getOwned` first). */
   events: RunEventStore;
   assistants: AssistantCatalog;
+  /** Scheduled runs, when the server has a cron store. */
+  crons?: CronService;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;
