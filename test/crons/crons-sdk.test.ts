@@ -168,9 +168,9 @@ describe("crons over the SDK", () => {
     await expect(
       client.crons.createForThread("no-such-thread", LEAD_AGENT_ASSISTANT_ID, { schedule: YEARLY }),
     ).rejects.toMatchObject({ status: 404 });
-    await expect(client.crons.create("no-such-assistant", { schedule: YEARLY })).rejects.toMatchObject(
-      { status: 404 },
-    );
+    await expect(
+      client.crons.create("no-such-assistant", { schedule: YEARLY }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it("replays the run when a firing is retried after a failure between its steps", async () => {
