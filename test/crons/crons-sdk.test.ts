@@ -119,9 +119,9 @@ describe("crons over the SDK", () => {
     expect(await client.crons.count({ metadata: { team: "blue" } })).toBe(1);
     const found = await client.crons.search({
       metadata: { team: "red" },
-      select: ["cron_id", "schedule"],
+      select: ["cron_id", "schedule", "now"],
     });
-    expect(found).toEqual([{ cron_id: a.cron_id, schedule: YEARLY }]);
+    expect(found).toEqual([{ cron_id: a.cron_id, schedule: YEARLY, now: expect.any(String) }]);
     const sorted = await client.crons.search({
       assistantId: LEAD_AGENT_ASSISTANT_ID,
       sortBy: "created_at",

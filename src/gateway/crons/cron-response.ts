@@ -21,11 +21,15 @@ export function toApiCron(row: CronRow): Record<string, unknown> {
   };
 }
 
-/** Only the `select`ed fields (all when none is named). */
+/** Only the `select`ed fields (all when none is named); `now` is the answer's time. */
 export function selectFields(
   cron: Record<string, unknown>,
   select: readonly CronSelectField[] | null | undefined,
+  now: string,
 ): Record<string, unknown> {
   if (!select || select.length === 0) return cron;
-  return Object.fromEntries(select.filter((key) => key in cron).map((key) => [key, cron[key]]));
+  const withNow: Record<string, unknown> = { ...cron, now };
+  return Object.fromEntries(
+    select.filter((key) => key in withNow).map((key) => [key, withNow[key]]),
+  );
 }

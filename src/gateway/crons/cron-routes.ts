@@ -26,7 +26,8 @@ export function cronRoutes(crons: CronService): Hono<GatewayEnv> {
   app.post("/runs/crons/search", async (c) => {
     const body = parseWith(cronSearchBody, await readJsonBody(c, { optional: true }), "body");
     const rows = await crons.search(userOf(c), body);
-    return c.json(rows.map((row) => selectFields(toApiCron(row), body.select)));
+    const now = crons.now();
+    return c.json(rows.map((row) => selectFields(toApiCron(row), body.select, now)));
   });
 
   app.post("/runs/crons/count", async (c) => {

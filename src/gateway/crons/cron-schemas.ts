@@ -51,6 +51,8 @@ export const CRON_SELECT_FIELDS = [
   "next_run_date",
   "metadata",
   "enabled",
+  // The server's time when it answered (as the platform offers it).
+  "now",
 ] as const;
 export type CronSelectField = (typeof CRON_SELECT_FIELDS)[number];
 

@@ -30,6 +30,11 @@ export class CronService {
     this.clock = deps.clock ?? systemClock;
   }
 
+  /** The service's time (its clock), as ISO text. */
+  now(): string {
+    return isoNow(this.clock);
+  }
+
   /** `threadId` null: a stateless cron (each firing on a new thread). */
   async create(userId: string, threadId: string | null, body: CronCreateBody): Promise<CronRow> {
     await this.deps.assistants.get(body.assistant_id);
