@@ -28,6 +28,7 @@ import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
 import { SqlCheckpointSaver } from "../stores/sql/checkpoint/sql-checkpoint-saver.js";
 import { openSqlStores } from "../stores/sql/stores.js";
 import { agentRunsHostOf, threadArtifactsOf } from "./agent-runs-wiring.js";
+import { CronHost, cronStoreOf } from "./cron-host.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
 import { wireGraphStore } from "./graph-store-wiring.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
@@ -116,6 +117,8 @@ export interface Fawn {
   logger: Logger;
   /** The plugins `config.plugins` loaded, and what failed (`diagnostics`). */
   extensions: PreparedPlugins["extensions"];
+  /** Scheduled runs: their store, and the scheduler a gateway over this runtime starts. */
+  crons: CronHost;
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
 }
@@ -161,6 +164,12 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       heartbeatEnabled: config.runtime.heartbeat_enabled,
     },
     ...(options.clock ? { clock: options.clock } : {}),
+    logger,
+  });
+  const crons = new CronHost(cronStoreOf(stores), {
+    config: config.crons,
+    owner: manager.workerId,
+    clock: options.clock,
     logger,
   });
   const artifacts = threadArtifactsOf({ config, paths, sandbox, manager, stores });
@@ -217,9 +226,12 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     artifacts,
     logger,
     extensions: plugins.extensions,
+    crons,
     async close() {
-      // First: plugin services start runs, so they stop before the runs drain and stores close.
+      // First: plugin services and the cron scheduler start runs, so they stop before the runs
+      // drain and stores close.
       await plugins.host.stop();
+      await crons.stop();
       recovery.stop();
       runs.close();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });

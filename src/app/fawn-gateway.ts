@@ -1,11 +1,12 @@
 import type { Hono } from "hono";
-import { createGatewayApp, type GatewayOptions } from "../gateway/app.js";
+import { createGatewayApp, createGatewayServices, type GatewayOptions } from "../gateway/app.js";
 import type { GatewayDeps } from "../gateway/gateway-deps.js";
 import type { GatewayEnv } from "../gateway/http/gateway-env.js";
 import type { Fawn } from "./create-fawn.js";
 
 /** The parts of a Fawn runtime the gateway works over (not the sandbox, recovery or `close`). */
 export function gatewayDepsOf(fawn: Fawn): GatewayDeps {
+  const { clock } = fawn.crons;
   return {
     config: fawn.config,
     stores: fawn.stores,
@@ -18,13 +19,22 @@ export function gatewayDepsOf(fawn: Fawn): GatewayDeps {
     logger: fawn.logger,
     extensions: fawn.extensions,
     agentRuns: fawn.agentRuns,
+    ...(fawn.crons.enabled
+      ? { crons: { store: fawn.crons.store, ...(clock ? { clock } : {}) } }
+      : {}),
   };
 }
 
-/** The HTTP API (and web workspace) over a Fawn runtime: what `fawn serve` serves. */
+/**
+ * The HTTP API (and web workspace) over a Fawn runtime: what `fawn serve` serves. The runtime's
+ * cron scheduler fires through this gateway's run admission (the first gateway built over it).
+ */
 export function createFawnGateway(
   fawn: Fawn,
   options: Omit<GatewayOptions, "deps"> = {},
 ): Hono<GatewayEnv> {
-  return createGatewayApp({ ...options, deps: gatewayDepsOf(fawn) });
+  const deps = gatewayDepsOf(fawn);
+  const services = options.services ?? createGatewayServices(deps, options);
+  if (services.crons) fawn.crons.attach(services.runs);
+  return createGatewayApp({ ...options, deps, services });
 }

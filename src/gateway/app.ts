@@ -13,6 +13,8 @@ import { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
+import { cronRoutes } from "./crons/cron-routes.js";
+import { CronService } from "./crons/cron-service.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import type { GatewayServices } from "./gateway-services.js";
 import { errorResponse } from "./http/error-response.js";
@@ -155,6 +157,7 @@ export function createGatewayServices(
     events: stores.events,
     graphStore,
     reset,
+    ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,
@@ -200,6 +203,7 @@ function apiRoutes(
   api.route("/", storeRoutes(s));
   if (s.reset) api.route("/", truncateRoutes(s.reset));
   api.route("/", mcpRoutes(s, auth));
+  if (s.crons) api.route("/", cronRoutes(s.crons));
   // After every host route, so host handlers win; behind the same auth.
   if (plugins) api.route("/", pluginRoutes(plugins));
   return api;

@@ -1,9 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { Clock } from "../core/clock.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AssistantStore } from "../ports/assistant-store.js";
+import type { CronStore } from "../ports/cron-store.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
@@ -62,4 +64,6 @@ export interface GatewayDeps {
   graphStore?: GraphStoreBackend | null;
   /** Run handles plugin actions and routes act through, for the signed-in caller. */
   agentRuns?: AgentRunsProvider | null;
+  /** Scheduled runs; absent: no cron routes (`/info` reports `crons: false`). */
+  crons?: { store: CronStore; clock?: Clock } | null;
 }

@@ -3,6 +3,7 @@ import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
+import type { CronService } from "./crons/cron-service.js";
 import type { DataReset } from "./internal/data-reset.js";
 import type { RunGateway } from "./runs/run-gateway.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
@@ -23,6 +24,8 @@ export interface GatewayServices {
   graphStore: GraphStoreBackend | null;
   /** `POST /internal/truncate`'s reset; null unless `server.allow_truncate`. */
   reset: DataReset | null;
+  /** Scheduled runs, when the server has a cron store. */
+  crons?: CronService;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

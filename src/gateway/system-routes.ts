@@ -53,7 +53,12 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       agent: s.assistants.defaultKind,
       auth_mode: authMode,
       stream_bridge: s.runs.streamsAcrossProcesses() ? "cross-process" : "memory",
-      flags: { assistants: true, crons: false, langsmith: false, thread_ttl: false },
+      flags: {
+        assistants: true,
+        crons: s.crons !== undefined,
+        langsmith: false,
+        thread_ttl: false,
+      },
     }),
   );
   return app;

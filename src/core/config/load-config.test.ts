@@ -52,6 +52,12 @@ describe("loadConfig sources", () => {
       log_level: "info",
       models: [],
       plugins: [],
+      crons: {
+        enabled: true,
+        poll_interval_seconds: 10,
+        lease_seconds: 60,
+        max_firings_per_poll: 100,
+      },
       tool_groups: [],
       tools: [],
       sandbox: {

@@ -320,6 +320,19 @@ export const fawnConfigSchema = z
       .prefault({}),
     /** Plugins loaded at start-up, in order (a change needs a restart). */
     plugins: z.array(pluginEntrySchema).default([]),
+    /** Scheduled runs (`/runs/crons`); see docs/CONFIG.md. */
+    crons: z
+      .strictObject({
+        /** Serve the cron routes and fire due crons from this process. */
+        enabled: z.boolean().default(true),
+        /** How often this process looks for due crons; 0: never (embedders call `tick`). */
+        poll_interval_seconds: z.number().min(0).max(3600).default(10),
+        /** How long a claimed firing is this process's before a peer may take it over. */
+        lease_seconds: z.number().min(1).max(3600).default(60),
+        /** Most firings one poll claims; the rest wait for the next poll. */
+        max_firings_per_poll: z.number().int().min(1).max(10_000).default(100),
+      })
+      .prefault({}),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {

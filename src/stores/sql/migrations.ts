@@ -316,6 +316,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0005_threads_metadata_index": threadMetadataIndexMigration(dialect),
         "0006_assistants": assistantsMigration(dialect),
         "0007_graph_store": graphStoreMigration(dialect),
+        "0008_crons": cronsMigration(dialect),
       };
     },
   };
@@ -323,3 +324,55 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
 
 export const MIGRATION_TABLE = "fawn_migration";
 export const MIGRATION_LOCK_TABLE = "fawn_migration_lock";
+
+/**
+ * Scheduled runs (`crons`) and their firings (`cron_firings`): one row per (cron, tick) being or
+ * having been fired. Its primary key is the firing's idempotency key: two processes claiming the
+ * same tick meet on it, and a lease (`lease_expires_at`) lets a peer finish a dead claimant's
+ * firing. Only a cron's newest completed firing is kept (it refuses a late claim of that tick).
+ */
+function cronsMigration(dialect: SqlDialectName): Migration {
+  const t = columnTypes(dialect);
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable("crons")
+        .addColumn("cron_id", "varchar(64)", (c) => c.primaryKey())
+        .addColumn("assistant_id", "varchar(128)", (c) => c.notNull())
+        .addColumn("thread_id", "varchar(64)")
+        .addColumn("user_id", "varchar(64)", (c) => c.notNull())
+        .addColumn("schedule", "varchar(256)", (c) => c.notNull())
+        .addColumn("timezone", "varchar(64)")
+        .addColumn("payload_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("metadata_json", t.json, (c) => c.notNull().defaultTo(sql`'{}'`))
+        .addColumn("on_run_completed", "varchar(16)")
+        .addColumn("enabled", t.boolean, (c) => c.notNull().defaultTo(sql`true`))
+        .addColumn("end_time", t.timestamp)
+        .addColumn("next_run_date", t.timestamp)
+        .addColumn("created_at", t.timestamp, (c) => c.notNull())
+        .addColumn("updated_at", t.timestamp, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("ix_crons_user_id").on("crons").column("user_id").execute();
+      await db.schema
+        .createIndex("ix_crons_next_run_date")
+        .on("crons")
+        .column("next_run_date")
+        .execute();
+      await db.schema
+        .createTable("cron_firings")
+        .addColumn("cron_id", "varchar(64)", (c) => c.notNull())
+        .addColumn("tick", t.timestamp, (c) => c.notNull())
+        .addColumn("owner", "varchar(128)", (c) => c.notNull())
+        .addColumn("lease_expires_at", t.timestamp, (c) => c.notNull())
+        .addColumn("attempt", "integer", (c) => c.notNull().defaultTo(1))
+        .addColumn("run_id", "varchar(64)")
+        .addColumn("completed_at", t.timestamp)
+        .addPrimaryKeyConstraint("pk_cron_firings", ["cron_id", "tick"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable("cron_firings").ifExists().execute();
+      await db.schema.dropTable("crons").ifExists().execute();
+    },
+  };
+}

@@ -104,6 +104,8 @@ export interface FawnTables {
   assistants: AssistantsTable;
   assistant_versions: AssistantVersionsTable;
   graph_store_items: GraphStoreItemsTable;
+  crons: CronsTable;
+  cron_firings: CronFiringsTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -253,4 +255,33 @@ export interface GraphStoreItemsTable {
   updated_at: TimestampColumn;
   ttl_minutes: number | null;
   expires_at: NullableTimestampColumn;
+}
+
+/** Scheduled runs (migration 0008). */
+export interface CronsTable {
+  cron_id: string;
+  assistant_id: string;
+  thread_id: string | null;
+  user_id: string;
+  schedule: string;
+  timezone: string | null;
+  payload_json: JsonColumn;
+  metadata_json: JsonColumn;
+  on_run_completed: string | null;
+  enabled: BooleanColumn;
+  end_time: NullableTimestampColumn;
+  next_run_date: NullableTimestampColumn;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
+}
+
+/** One (cron, tick) being fired under a lease, or fired (migration 0008). */
+export interface CronFiringsTable {
+  cron_id: string;
+  tick: TimestampColumn;
+  owner: string;
+  lease_expires_at: TimestampColumn;
+  attempt: number;
+  run_id: string | null;
+  completed_at: NullableTimestampColumn;
 }
