@@ -84,3 +84,34 @@ describe("graphs from a langgraph.json", () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe("graphs from config.yaml graphs:", () => {
+  let server: ServedGraphs;
+
+  beforeAll(async () => {
+    server = await serveGraphs({
+      config: () => ({
+        graphs: {
+          config_echo: "./echo.ts:graph",
+          described: { path: "./tool-agent.ts:graph", description: "From config.yaml." },
+        },
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("serves them as assistants and runs them", async () => {
+    const client = server.client();
+    const assistants = await client.assistants.search();
+    expect(assistants.map((a) => a.graph_id)).toEqual(["lead_agent", "config_echo", "described"]);
+    expect(assistants[2]?.description).toBe("From config.yaml.");
+    const thread = await client.threads.create();
+    const state = (await client.runs.wait(thread.thread_id, "config_echo", {
+      input: { messages: [{ role: "user", content: "from config" }] },
+    })) as { messages: Message[] };
+    expect(state.messages.at(-1)?.content).toBe("echo: from config");
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Runs of served graphs through the real SDK `Client`: a compiled-in `interruptBefore` stops at
+ * `tools` and a resume finishes; a run's own `interruptBefore` names any node of the graph; a
+ * subgraph's `interrupt()` surfaces and resumes; a graph's own error class fails the run.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_LANGGRAPH_JSON, type ServedGraphs, serveGraphs } from "./helpers/serve-graphs.js";
+
+interface Message {
+  type?: string;
+  content?: unknown;
+}
+
+describe("runs of served graphs", () => {
+  let server: ServedGraphs;
+
+  beforeAll(async () => {
+    server = await serveGraphs({ langgraphJson: FIXTURE_LANGGRAPH_JSON });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("stops before the tools node the graph was compiled to stop at, then resumes", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "tool_agent", {
+      input: { messages: [{ role: "user", content: "Weather in Paris?" }] },
+    });
+    const paused = await client.threads.getState(thread.thread_id);
+    expect(paused.next).toEqual(["tools"]);
+    const values = (await client.runs.wait(thread.thread_id, "tool_agent", {
+      input: null,
+    })) as { messages: Message[] };
+    expect(values.messages.at(-1)?.content).toBe("The tool says: It is sunny in Paris.");
+    expect((await client.threads.getState(thread.thread_id)).next).toEqual([]);
+  });
+
+  it("stops before any node a run names (nodes are the graph's, not the lead agent's)", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "nested", { input: {}, interruptBefore: ["middle"] });
+    const paused = await client.threads.getState(thread.thread_id);
+    expect(paused.next).toEqual(["middle"]);
+    expect((paused.values as { parent?: string }).parent).toBe("parent_one");
+  });
+
+  it("surfaces a subgraph's interrupt() and resumes it with a Command", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    const chunks: { event: string; data: unknown }[] = [];
+    for await (const chunk of client.runs.stream(thread.thread_id, "nested", {
+      input: {},
+      streamMode: ["updates"],
+      streamSubgraphs: true,
+    })) {
+      chunks.push(chunk);
+    }
+    const interrupted = chunks.find(
+      (chunk) =>
+        chunk.event.startsWith("updates") &&
+        typeof chunk.data === "object" &&
+        chunk.data !== null &&
+        "__interrupt__" in chunk.data,
+    );
+    expect(interrupted).toBeDefined();
+    const paused = await client.threads.getState(thread.thread_id);
+    expect(paused.next).toEqual(["middle"]);
+    expect(paused.tasks[0]?.interrupts[0]?.value).toEqual({ question: "Which one?" });
+
+    const values = (await client.runs.wait(thread.thread_id, "nested", {
+      command: { resume: "the second" },
+    })) as { parent?: string; child?: string; answer?: string };
+    expect(values).toMatchObject({
+      parent: "parent_two",
+      child: "child_two",
+      answer: "the second",
+    });
+  });
+
+  it("fails a run whose graph throws its own error class, naming it", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    const errors: unknown[] = [];
+    for await (const chunk of client.runs.stream(thread.thread_id, "error_graph", {
+      input: { input: "now" },
+    })) {
+      if (chunk.event === "error") errors.push(chunk.data);
+    }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ message: "Boom: now" });
+    // The class name reaches the client (LangGraph's server sends it as `error`).
+    expect(JSON.stringify(errors[0])).toContain("CustomGraphError");
+    const [run] = await client.runs.list(thread.thread_id);
+    expect(run?.status).toBe("error");
+  });
+});
