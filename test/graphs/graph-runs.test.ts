@@ -79,6 +79,23 @@ describe("runs of served graphs", () => {
     });
   });
 
+  it("builds a factory graph from each run's config, stateless runs included", async () => {
+    const client = server.client();
+    const nodesOf = async (config?: { configurable: Record<string, unknown> }) => {
+      const nodes: string[] = [];
+      for await (const chunk of client.runs.stream(null, "dynamic", {
+        input: {},
+        streamMode: ["updates"],
+        ...(config ? { config } : {}),
+      })) {
+        if (chunk.event === "updates") nodes.push(...Object.keys(chunk.data as object));
+      }
+      return nodes;
+    };
+    expect(await nodesOf()).toEqual(["default"]);
+    expect(await nodesOf({ configurable: { nodeName: "runtime" } })).toEqual(["runtime"]);
+  });
+
   it("fails a run whose graph throws its own error class, naming it", async () => {
     const client = server.client();
     const thread = await client.threads.create();

@@ -7,6 +7,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
 import { createLogger } from "../../src/core/logger.js";
@@ -57,6 +58,7 @@ describe("the fixture project", () => {
       "nested",
       "store_graph",
       "error_graph",
+      "dynamic",
     ]);
     expect(loaded.httpApp).toMatchObject({ file: join(FIXTURES, "http.ts"), exportName: "app" });
   });
@@ -93,6 +95,25 @@ describe("the fixture project", () => {
       "middle|inner",
     ]);
     expect(Object.keys(await nested.subgraphs({ namespace: "middle" }))).toEqual(["middle"]);
+  });
+});
+
+describe("state access of a factory graph", () => {
+  it("is built with the thread's config, so its nodes are the ones that run had", async () => {
+    const { graphs } = await load({ dynamic: "./dynamic.ts:graph" });
+    const served = graphs[0]?.served;
+    const checkpointer = new MemorySaver();
+    const thread = { configurable: { thread_id: "t" } };
+    const access = await served?.stateAccess?.({
+      checkpointer,
+      config: { configurable: { nodeName: "custom" } },
+    });
+    await access?.updateState(thread, { visited: ["by hand"] }, "custom");
+    expect((await access?.getState(thread))?.values).toEqual({ visited: ["by hand"] });
+    const byDefault = await served?.stateAccess?.({ checkpointer });
+    await expect(byDefault?.updateState(thread, { visited: ["x"] }, "custom")).rejects.toThrow(
+      /custom/,
+    );
   });
 });
 

@@ -34,6 +34,7 @@ describe("graphs from a langgraph.json", () => {
         "nested",
         "store_graph",
         "error_graph",
+        "dynamic",
       ]),
     );
     const tool = assistants.find((assistant) => assistant.graph_id === "tool_agent");
