@@ -153,6 +153,7 @@ export interface ArtifactReceiptJson {
  */
 export function decodeRunInvocation(value: Record<string, unknown>): RunInvocation {
   const invocation: RunInvocation = {};
+  if (typeof value.graph_id === "string") invocation.graph_id = value.graph_id;
   if (value.input !== undefined) invocation.input = value.input;
   if (value.command === null || isGraphCommandJson(value.command)) {
     invocation.command = value.command;

@@ -4,6 +4,7 @@
  * subgraph's `interrupt()` surfaces and resumes; a graph's own error class fails the run.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_USER_ID } from "../../src/core/paths.js";
 import { FIXTURE_LANGGRAPH_JSON, type ServedGraphs, serveGraphs } from "./helpers/serve-graphs.js";
 
 interface Message {
@@ -111,5 +112,24 @@ describe("runs of served graphs", () => {
     expect(JSON.stringify(errors[0])).toContain("CustomGraphError");
     const [run] = await client.runs.list(thread.thread_id);
     expect(run?.status).toBe("error");
+  });
+
+  it("fails a run naming a graph the server does not serve, listing the ones it does", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    // The gateway refuses unknown assistants up front; a run admitted in-process still may name one.
+    const record = await server.fawn.runs.submit({
+      threadId: thread.thread_id,
+      invocation: { input: {}, graph_id: "no_such_graph" },
+      userId: DEFAULT_USER_ID,
+    });
+    const events: { event: string; data: unknown }[] = [];
+    for await (const chunk of client.runs.joinStream(thread.thread_id, record.runId)) {
+      events.push(chunk);
+    }
+    const error = events.find((chunk) => chunk.event === "error");
+    expect(JSON.stringify(error?.data)).toContain('Graph \\"no_such_graph\\" is not served here');
+    expect(JSON.stringify(error?.data)).toContain("lead_agent");
+    expect((await client.runs.get(thread.thread_id, record.runId)).status).toBe("error");
   });
 });
