@@ -97,6 +97,15 @@ describe("runs of served graphs", () => {
     expect(await nodesOf({ configurable: { nodeName: "runtime" } })).toEqual(["runtime"]);
   });
 
+  it("lets a graph call this server through an SDK Client given no apiUrl", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    const values = (await client.runs.wait(thread.thread_id, "client_graph", { input: {} })) as {
+      graphIds: string[];
+    };
+    expect(values.graphIds).toEqual(expect.arrayContaining(["lead_agent", "client_graph"]));
+  });
+
   it("fails a run whose graph throws its own error class, naming it", async () => {
     const client = server.client();
     const thread = await client.threads.create();

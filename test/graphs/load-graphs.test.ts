@@ -59,6 +59,7 @@ describe("the fixture project", () => {
       "store_graph",
       "error_graph",
       "dynamic",
+      "client_graph",
     ]);
     expect(loaded.httpApp).toMatchObject({ file: join(FIXTURES, "http.ts"), exportName: "app" });
   });

@@ -35,6 +35,7 @@ describe("graphs from a langgraph.json", () => {
         "store_graph",
         "error_graph",
         "dynamic",
+        "client_graph",
       ]),
     );
     const tool = assistants.find((assistant) => assistant.graph_id === "tool_agent");
