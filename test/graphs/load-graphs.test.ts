@@ -140,6 +140,9 @@ describe("a bad graph entry stops loading, naming file, export and problem", () 
     expect(object.message).toContain("a plain object, not a compiled graph");
     const number = await loadError({ bad: "./bad/not-a-graph.ts:answer" });
     expect(number.message).toContain("a number, not a compiled graph");
+    const uncompilable = await loadError({ bad: "./bad/not-a-graph.ts:unreachable" });
+    expect(uncompilable.message).toContain('export "unreachable"');
+    expect(uncompilable.message).toContain("compiling the StateGraph failed");
   });
 
   it("an entry without a path", async () => {
