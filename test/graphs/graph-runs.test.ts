@@ -31,9 +31,20 @@ describe("runs of served graphs", () => {
     });
     const paused = await client.threads.getState(thread.thread_id);
     expect(paused.next).toEqual(["tools"]);
-    const values = (await client.runs.wait(thread.thread_id, "tool_agent", {
+    // Resumed with messages-tuple: the chat model's message streams as `messages` events.
+    const streamed: string[] = [];
+    let values: { messages: Message[] } = { messages: [] };
+    for await (const chunk of client.runs.stream(thread.thread_id, "tool_agent", {
       input: null,
-    })) as { messages: Message[] };
+      streamMode: ["messages-tuple", "values"],
+    })) {
+      if (chunk.event === "messages") {
+        const [message] = chunk.data as [Message, unknown];
+        if (message.type?.startsWith("ai")) streamed.push(String(message.content));
+      }
+      if (chunk.event === "values") values = chunk.data as { messages: Message[] };
+    }
+    expect(streamed.join("")).toBe("The tool says: It is sunny in Paris.");
     expect(values.messages.at(-1)?.content).toBe("The tool says: It is sunny in Paris.");
     expect((await client.threads.getState(thread.thread_id)).next).toEqual([]);
   });
