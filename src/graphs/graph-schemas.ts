@@ -1,5 +1,6 @@
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { isZodSchemaV3, isZodSchemaV4 } from "@langchain/core/utils/types";
+import { META_EXTRAS_DESCRIPTION_PREFIX, schemaMetaRegistry } from "@langchain/langgraph/zod";
 import {
   getConfigTypeSchema,
   getInputTypeSchema,
@@ -9,11 +10,12 @@ import {
 
 /*
  * A compiled graph's JSON Schemas, derived at run time from what its builder keeps, in the order
- * LangGraph's own server tries: a `StateSchema` or a zod schema registered with
+ * LangGraph's own server tries: a `StateSchema`, or a zod schema registered with
  * `@langchain/langgraph/zod` (both keep `jsonSchemaExtra`, e.g. `langgraph_type: "messages"`),
- * then any zod object (v3 or v4) converted directly. A graph whose state is an `Annotation` has
- * no runtime types: its schemas list the state's channels with no type. A schema nothing can be
- * derived for is null.
+ * then any zod object (v3 or v4) converted directly. A field JSON Schema cannot express (a
+ * `z.custom<BaseMessage>()` message list) becomes `{}` with its extras instead of losing the
+ * whole schema. A graph whose state is an `Annotation` has no runtime types: its schemas list the
+ * state's channels, untyped. A schema nothing can be derived for is null.
  */
 
 /** A graph's schemas, by role (LangGraph's server's own shape). */
@@ -27,26 +29,28 @@ export interface DerivedSchemas {
 
 const PARTIAL_STATE = Symbol.for("langgraph.state.partial");
 
+type Builder = Record<string | symbol, unknown>;
+type Effects = { withReducerSchema?: boolean; asPartial?: boolean };
+
 export function deriveSchemas(graph: unknown): DerivedSchemas {
   const builder = builderOf(graph);
   if (!builder) return { state: null, input: null, output: null, config: null };
-  const registered = safely(() => ({
-    state: getStateTypeSchema(graph),
-    input: getInputTypeSchema(graph),
-    output: getOutputTypeSchema(graph),
-    config: getConfigTypeSchema(graph),
-  }));
-  const direct = directZod(builder);
+  const stateDef = builder._schemaRuntimeDefinition;
+  const inputDef =
+    builder._inputRuntimeDefinition === PARTIAL_STATE ? stateDef : builder._inputRuntimeDefinition;
+  const update = { withReducerSchema: true, asPartial: true };
   const channels = channelSchemas(builder);
   return {
-    state: registered?.state ?? direct.state ?? channels.state,
-    input: registered?.input ?? direct.input ?? channels.input,
-    output: registered?.output ?? direct.output ?? channels.output,
-    config: registered?.config ?? direct.config ?? null,
+    state: safely(() => getStateTypeSchema(graph)) ?? lenient(stateDef, {}) ?? channels.state,
+    input: safely(() => getInputTypeSchema(graph)) ?? lenient(inputDef, update) ?? channels.input,
+    output:
+      safely(() => getOutputTypeSchema(graph)) ??
+      lenient(builder._outputRuntimeDefinition, {}) ??
+      channels.output,
+    config:
+      safely(() => getConfigTypeSchema(graph)) ?? lenient(builder._configRuntimeSchema, {}) ?? null,
   };
 }
-
-type Builder = Record<string | symbol, unknown>;
 
 function builderOf(graph: unknown): Builder | null {
   if (typeof graph !== "object" || graph === null) return null;
@@ -54,24 +58,35 @@ function builderOf(graph: unknown): Builder | null {
   return typeof builder === "object" && builder !== null ? (builder as Builder) : null;
 }
 
-/** Zod schemas the registry does not know (another copy of LangGraph, or never registered). */
-function directZod(builder: Builder): DerivedSchemas {
-  const convert = (schema: unknown): unknown =>
-    isZodSchemaV4(schema) || isZodSchemaV3(schema)
-      ? (safely(() => toJsonSchema(schema)) ?? null)
-      : null;
-  const state = convert(builder._schemaRuntimeDefinition);
-  const inputDef = builder._inputRuntimeDefinition;
-  const input =
-    inputDef === PARTIAL_STATE || inputDef === undefined
-      ? withoutRequired(state)
-      : convert(inputDef);
-  return {
-    state,
-    input,
-    output: convert(builder._outputRuntimeDefinition),
-    config: convert(builder._configRuntimeSchema),
-  };
+/** A zod object converted with unrepresentable fields as `{}`, keeping registered extras. */
+function lenient(schema: unknown, effects: Effects): unknown {
+  if (!(isZodSchemaV4(schema) || isZodSchemaV3(schema))) return undefined;
+  const extended =
+    safely(() =>
+      schemaMetaRegistry.getExtendedChannelSchemas(schema as never, {
+        ...effects,
+        withJsonSchemaExtrasAsDescription: true,
+      }),
+    ) ?? schema;
+  const converted = safely(() => toJsonSchema(extended as never, { unrepresentable: "any" }));
+  return converted === undefined ? undefined : withExtras(converted);
+}
+
+/** The registry carries `jsonSchemaExtra` as a `lg:{…}` description; spread it back. */
+function withExtras(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withExtras);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = withExtras(value);
+  const description = out.description;
+  if (typeof description === "string" && description.startsWith(META_EXTRAS_DESCRIPTION_PREFIX)) {
+    delete out.description;
+    const extras = safely(() =>
+      JSON.parse(description.slice(META_EXTRAS_DESCRIPTION_PREFIX.length)),
+    );
+    if (typeof extras === "object" && extras !== null) Object.assign(out, extras);
+  }
+  return out;
 }
 
 /** An `Annotation` state: its channel names, untyped. */
@@ -90,15 +105,9 @@ function channelSchemas(builder: Builder): Omit<DerivedSchemas, "config"> {
   };
 }
 
-function withoutRequired(schema: unknown): unknown {
-  if (typeof schema !== "object" || schema === null) return null;
-  const { required: _required, ...rest } = schema as Record<string, unknown>;
-  return rest;
-}
-
 function safely<T>(derive: () => T): T | undefined {
   try {
-    return derive();
+    return derive() ?? undefined;
   } catch {
     // A schema the converter cannot express is reported as underivable, never as a failure.
     return undefined;

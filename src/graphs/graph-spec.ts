@@ -28,7 +28,7 @@ export function parseGraphSpec(
   }
   // The last `:` separates the export, so a Windows drive letter (`C:\…`) stays in the path.
   const colon = entry.lastIndexOf(":");
-  const hasExport = colon > 1 || (colon === 1 && !isAbsolute(entry));
+  const hasExport = colon >= 0 && !(colon === 1 && isAbsolute(entry.slice(0, 3)));
   const path = hasExport ? entry.slice(0, colon) : entry;
   const exportName = hasExport ? entry.slice(colon + 1) : "default";
   if (path.length === 0 || exportName.length === 0) {

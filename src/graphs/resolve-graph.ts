@@ -63,7 +63,7 @@ export async function resolveGraph(spec: GraphSpec): Promise<ResolvedGraph> {
 }
 
 function compiledOf(spec: GraphSpec, value: unknown, what: string): CompiledGraphLike {
-  const graph = isGraphBuilder(value) ? value.compile() : value;
+  const graph = isGraphBuilder(value) ? compileBuilder(spec, value) : value;
   if (!isCompiledGraph(graph)) {
     throw graphSpecError(
       spec,
@@ -73,6 +73,14 @@ function compiledOf(spec: GraphSpec, value: unknown, what: string): CompiledGrap
   // LangChain's `createAgent` wraps its compiled graph; the inner one is what streams and draws.
   const inner: unknown = Reflect.get(graph, "graph");
   return isCompiledGraph(inner) ? inner : graph;
+}
+
+function compileBuilder(spec: GraphSpec, builder: { compile(): unknown }): unknown {
+  try {
+    return builder.compile();
+  } catch (error) {
+    throw graphSpecError(spec, `compiling the StateGraph failed: ${messageOf(error)}`, error);
+  }
 }
 
 function isGraphBuilder(value: unknown): value is { compile(): unknown } {

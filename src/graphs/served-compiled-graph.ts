@@ -54,8 +54,9 @@ export function servedCompiledGraph(
       }
       return found;
     },
-    async stateAccess(savers) {
-      return compiledGraphState(await compiled(), savers);
+    async stateAccess({ config: threadConfig, ...savers }) {
+      const graph = threadConfig ? await resolved.compiled(threadConfig) : await compiled();
+      return compiledGraphState(graph, savers);
     },
   };
 }

@@ -66,6 +66,11 @@ export interface ServedGraph {
   stateAccess?(options: {
     checkpointer: BaseCheckpointSaver;
     store?: BaseStore;
+    /**
+     * The config a graph built per run (a factory export) is built with: the thread's (its
+     * assistant's and last run's `configurable`); default: the graph's `defaults`.
+     */
+    config?: Record<string, unknown>;
   }): Promise<GraphStateAccess>;
 }
 

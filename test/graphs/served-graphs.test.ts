@@ -34,6 +34,8 @@ describe("graphs from a langgraph.json", () => {
         "nested",
         "store_graph",
         "error_graph",
+        "dynamic",
+        "client_graph",
       ]),
     );
     const tool = assistants.find((assistant) => assistant.graph_id === "tool_agent");
@@ -82,5 +84,36 @@ describe("graphs from a langgraph.json", () => {
     expect(info.headers.get("x-custom-app")).toBe("seen");
     const missing = await fetch(`${server.apiUrl}/no-such-route`);
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("graphs from config.yaml graphs:", () => {
+  let server: ServedGraphs;
+
+  beforeAll(async () => {
+    server = await serveGraphs({
+      config: () => ({
+        graphs: {
+          config_echo: "./echo.ts:graph",
+          described: { path: "./tool-agent.ts:graph", description: "From config.yaml." },
+        },
+      }),
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("serves them as assistants and runs them", async () => {
+    const client = server.client();
+    const assistants = await client.assistants.search();
+    expect(assistants.map((a) => a.graph_id)).toEqual(["lead_agent", "config_echo", "described"]);
+    expect(assistants[2]?.description).toBe("From config.yaml.");
+    const thread = await client.threads.create();
+    const state = (await client.runs.wait(thread.thread_id, "config_echo", {
+      input: { messages: [{ role: "user", content: "from config" }] },
+    })) as { messages: Message[] };
+    expect(state.messages.at(-1)?.content).toBe("echo: from config");
   });
 });

@@ -5,6 +5,7 @@ import { decodeRunInvocation, type RunInvocation } from "../../src/ports/run-typ
 describe("decodeRunInvocation", () => {
   it("keeps every field of an invocation as written", () => {
     const written: RunInvocation = {
+      graph_id: "echo",
       input: { messages: [{ role: "user", content: "hi" }] },
       command: { resume: "yes", goto: [{ node: "a", input: 1 }, "b"], update: [["k", 2]] },
       config: { configurable: { user_id: "u" }, recursionLimit: 100 },
@@ -35,6 +36,7 @@ describe("decodeRunInvocation", () => {
         interrupt_after: [1],
         webhook: 7,
         temporary: "true",
+        graph_id: 7,
         unknown_key: 1,
       }),
     ).toEqual({ input: "kept" });
