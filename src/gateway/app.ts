@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
@@ -63,7 +63,17 @@ const DEFAULT_HEARTBEAT_MS = 15_000;
 const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 const DEFAULT_MAX_RECURSION_LIMIT = 1000;
 
-/** The LangGraph-compatible API: `/health`, and every route under `/api` and `/api/langgraph`. */
+/**
+ * The first path segments of the LangGraph API served at the root too, as the LangGraph servers
+ * serve it (`langgraph dev`, the platform): an SDK pointed at the bare server address works. None
+ * is a route of the web workspace.
+ */
+const LANGGRAPH_ROOT_SEGMENTS = ["assistants", "threads", "runs", "store", "info", "internal"];
+
+/**
+ * The LangGraph-compatible API: `/health`, every route under `/api` and `/api/langgraph`, and the
+ * LangGraph paths at the root.
+ */
 export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const { deps } = options;
   const { config, stores } = deps;
@@ -81,12 +91,12 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   const repeatedLines = new LogThrottle();
   app.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
-  app.notFound((c) =>
+  const noRoute = (c: Context<GatewayEnv>) =>
     c.json(
       { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
       404,
-    ),
-  );
+    );
+  app.notFound(noRoute);
   app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
   const plugins: PluginRoutesDeps | null = deps.extensions
     ? { extensions: deps.extensions, agentRuns: deps.agentRuns ?? null, logger }
@@ -94,6 +104,15 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const api = apiRoutes(services, auth, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, plugins);
   app.route("/api", api);
   app.route("/api/langgraph", api);
+  // The API's own handlers answer at the root, so its middlewares (auth, body limit) never run
+  // for the workspace's pages.
+  api.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
+  api.notFound(noRoute);
+  for (const segment of LANGGRAPH_ROOT_SEGMENTS) {
+    const answer = (c: Context<GatewayEnv>) => api.fetch(c.req.raw, c.env);
+    app.all(`/${segment}`, answer);
+    app.all(`/${segment}/*`, answer);
+  }
   // Last: the UI and its SPA fallback never shadow `/api/*` or `/health`.
   if (options.webRoot !== false) app.route("/", webRoutes(options.webRoot));
   return app;

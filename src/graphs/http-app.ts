@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-import { type Env, Hono } from "hono";
+import { type Env, Hono, type HonoRequest } from "hono";
 import { ConfigError } from "../core/errors.js";
 
 /*
@@ -65,6 +65,23 @@ export function withCustomRoutes<E extends Env>(custom: MountableApp, fawn: Hono
   const root = new Hono<E>();
   // `route` keeps the custom app's routes, middlewares and error handler in order.
   root.route("/", custom as unknown as Hono<E>);
-  root.all("*", (c) => fawn.fetch(c.req.raw, c.env));
+  root.all("*", async (c) => fawn.fetch(await forwardedRequest(c.req), c.env));
   return root;
+}
+
+/**
+ * The request Fawn answers. A custom middleware that read the body consumed the raw stream; Hono
+ * keeps what it read (the parsed JSON is the very object the middleware may have changed), so
+ * Fawn gets that, as the LangGraph server does.
+ */
+async function forwardedRequest(req: HonoRequest): Promise<Request> {
+  const { raw, bodyCache } = req;
+  if (!raw.bodyUsed) return raw;
+  let body: string | ArrayBuffer | null = null;
+  if (bodyCache.json) body = JSON.stringify(await bodyCache.json);
+  else if (bodyCache.text) body = await bodyCache.text;
+  else if (bodyCache.arrayBuffer) body = await bodyCache.arrayBuffer;
+  const headers = new Headers(raw.headers);
+  headers.delete("content-length");
+  return new Request(raw.url, { method: raw.method, headers, body, signal: raw.signal });
 }
