@@ -80,10 +80,13 @@ export async function streamAgent(
   if (request.interruptAfter) options.interruptAfter = request.interruptAfter;
   const stream = await agent.stream(request.graphInput, options);
   const payloads = new ChunkPayloads();
+  // A stream that yields bare chunks (an agent streaming one mode whatever it is asked) streams
+  // the one mode requested, else values.
+  const bare = plan.published.size === 1 ? ([...plan.published][0] ?? "values") : "values";
   let interrupted = false;
   for await (const chunk of stream) {
     if (abortSignal.aborted) break;
-    const frame = splitChunk(chunk, subgraphs);
+    const frame = splitChunk(chunk, subgraphs, bare);
     const root = frame.namespace.length === 0;
     if (root && frame.mode === "custom") f.subagents.observe(frame.data);
     if (root && frame.mode === "updates" && hasInterrupt(frame.data)) interrupted = true;
@@ -185,8 +188,8 @@ interface StreamFrame {
   data: unknown;
 }
 
-/** `[mode, data]` or, with subgraphs, `[namespace, mode, data]`. */
-function splitChunk(chunk: unknown, subgraphs: boolean): StreamFrame {
+/** `[mode, data]` or, with subgraphs, `[namespace, mode, data]`; anything else is `bare`. */
+function splitChunk(chunk: unknown, subgraphs: boolean, bare: string): StreamFrame {
   if (Array.isArray(chunk)) {
     if (subgraphs && chunk.length === 3 && Array.isArray(chunk[0])) {
       return { namespace: chunk[0].map(String), mode: String(chunk[1]), data: chunk[2] };
@@ -194,5 +197,5 @@ function splitChunk(chunk: unknown, subgraphs: boolean): StreamFrame {
     if (chunk.length === 2 && typeof chunk[0] === "string")
       return { namespace: [], mode: chunk[0], data: chunk[1] };
   }
-  return { namespace: [], mode: "values", data: chunk };
+  return { namespace: [], mode: bare, data: chunk };
 }
