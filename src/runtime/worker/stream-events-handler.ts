@@ -28,6 +28,8 @@ interface RunInfo {
   metadata: Record<string, unknown>;
   parentIds: string[];
   input: unknown;
+  /** The id of the message a chat model streams: its first chunk's (or `run-<run id>`). */
+  messageId?: string;
 }
 
 /**
@@ -210,8 +212,9 @@ export class StreamEventsHandler extends BaseCallbackHandler {
 
 /**
  * What a token event carries: a chat model's message chunk (made from the token when the model
- * passed none), else the generation. A chunk without an id gets the one LangChain gives the
- * model call's message, `run-<run id>`, so partial and complete messages match.
+ * passed none), else the generation. Every chunk of one call carries the call's first id (a
+ * provider's closing usage chunk comes with LangChain's `run-<run id>` instead, a bare token
+ * with none), as the call's final message does, so partial and complete messages match.
  */
 function chunkOf(
   run: RunInfo,
@@ -225,9 +228,11 @@ function chunkOf(
     generation && "message" in generation && isAIMessageChunk(generation.message)
       ? generation.message
       : new AIMessageChunk({ content: token });
-  if (message.id) return message;
-  // Concatenated onto an empty chunk with the id: the caller's chunk is never changed.
-  return new AIMessageChunk({ content: "", id: `run-${runId}` }).concat(message);
+  run.messageId ??= message.id || `run-${runId}`;
+  if (message.id === run.messageId) return message;
+  // Concatenated onto an empty chunk with the id (the left id wins): the caller's chunk is
+  // never changed.
+  return new AIMessageChunk({ content: "", id: run.messageId }).concat(message);
 }
 
 function nameOf(serialized: Serialized): string {
