@@ -148,6 +148,16 @@ describe("stream modes", () => {
       name: "FakeListChatModel",
       metadata: { langgraph_node: "agent" },
     });
+    const root = events.find((e: { event: string }) => e.event === "on_chain_start") as unknown as {
+      name: string;
+      run_id: string;
+      parent_ids: string[];
+    };
+    expect(root).toMatchObject({ name: "lead_agent", parent_ids: [] });
+    // A node's model call descends from the graph's run and the node's.
+    const model = start as unknown as { parent_ids: string[] };
+    expect(model.parent_ids[0]).toBe(root.run_id);
+    expect(model.parent_ids).toHaveLength(2);
     const end = events.find(
       (e: { event: string }) => e.event === "on_chat_model_end",
     ) as unknown as { data: { output: { content: string } } };

@@ -40,8 +40,9 @@ export async function streamAgent(
   const configurable = { ...objectOrEmpty(baseConfig.configurable), ...identity };
   const context = { ...objectOrEmpty(baseConfig.context), ...identity };
   const store = request.ctx.storeFor?.(record);
+  const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
   const agent: StreamingAgent = await request.agentFactory({
-    graphId: request.graphId ?? LEAD_AGENT_GRAPH_ID,
+    graphId,
     config: { ...baseConfig, configurable, context },
     ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
     ...(store ? { store } : {}),
@@ -74,7 +75,8 @@ export async function streamAgent(
     streamMode: plan.graphModes,
     subgraphs,
     signal,
-    runName: typeof baseConfig.run_name === "string" ? baseConfig.run_name : "lead_agent",
+    // The graph's root run (its stream events, the journal's `run.start`) is named after it.
+    runName: typeof baseConfig.run_name === "string" ? baseConfig.run_name : graphId,
   };
   if (request.interruptBefore) options.interruptBefore = request.interruptBefore;
   if (request.interruptAfter) options.interruptAfter = request.interruptAfter;

@@ -85,15 +85,17 @@ export class StreamEventsHandler extends BaseCallbackHandler {
     });
   }
 
+  // LangChain's callback manager calls this with (…, runId, parentRunId, tags, metadata,
+  // runType, runName), whatever the declared parameter order says.
   override async handleChainStart(
     chain: Serialized,
     inputs: ChainValues,
     runId: string,
-    _runType?: string,
+    parentRunId?: string,
     tags?: string[],
     metadata?: Record<string, unknown>,
+    _runType?: string,
     runName?: string,
-    parentRunId?: string,
   ): Promise<void> {
     const name = runName ?? nameOf(chain);
     const info = { name, type: "chain" as const, tags: tags ?? [], metadata: metadata ?? {} };
