@@ -62,7 +62,8 @@ export async function streamAgent(
         for (const message of partial?.ofStreamEvent(event) ?? []) {
           sent.push(publish(message.event, message.data));
         }
-        await Promise.all(sent);
+        // A failed publish (a fenced write: a peer owns the run) is raised after the stream.
+        await Promise.all(sent).catch(() => undefined);
       }),
     );
   }
@@ -86,41 +87,58 @@ export async function streamAgent(
   // the one mode requested, else values.
   const bare = plan.published.size === 1 ? ([...plan.published][0] ?? "values") : "values";
   let interrupted = false;
-  for await (const chunk of stream) {
-    if (abortSignal.aborted) break;
-    const frame = splitChunk(chunk, subgraphs, bare);
-    const root = frame.namespace.length === 0;
-    if (root && frame.mode === "custom") f.subagents.observe(frame.data);
-    if (root && frame.mode === "updates" && hasInterrupt(frame.data)) interrupted = true;
-    if (root && frame.mode === "values" && partial) {
-      const complete = partial.ofValues(frame.data);
-      if (complete) await publish(complete.event, complete.data);
+  try {
+    for await (const chunk of stream) {
+      if (abortSignal.aborted) break;
+      const frame = splitChunk(chunk, subgraphs, bare);
+      const root = frame.namespace.length === 0;
+      if (root && frame.mode === "custom") f.subagents.observe(frame.data);
+      if (root && frame.mode === "updates" && hasInterrupt(frame.data)) interrupted = true;
+      if (root && frame.mode === "values" && partial) {
+        const complete = partial.ofValues(frame.data);
+        if (complete) await publish(complete.event, complete.data);
+      }
+      if (!plan.published.has(frame.mode)) continue;
+      const event = root ? frame.mode : [frame.mode, ...frame.namespace].join("|");
+      await publish(event, payloads.of(frame));
     }
-    if (!plan.published.has(frame.mode)) continue;
-    const event = root ? frame.mode : [frame.mode, ...frame.namespace].join("|");
-    await publish(event, payloads.of(frame));
+  } finally {
+    // The handler's events still queued go out before anything the run publishes next (its
+    // `error`, when the graph failed).
+    await publish.drained();
   }
   await publish.settled();
   return { interrupted };
 }
 
-type Publish = ((event: string, data: Json) => Promise<void>) & { settled(): Promise<void> };
+type Publish = ((event: string, data: Json) => Promise<void>) & {
+  drained(): Promise<void>;
+  settled(): Promise<void>;
+};
 
 /**
  * Publishes one at a time, in call order: the graph's chunks and the callback handler's events
- * come from two places, and the stream must keep the order they were made in.
+ * come from two places, and the stream must keep the order they were made in. `settled` waits
+ * for the last one and throws the first failure (the handler's callbacks cannot raise it).
  */
 function serialPublisher(f: Finalization): Publish {
   let tail: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
   const publish = (event: string, data: Json): Promise<void> => {
     const next = tail.then(() => f.bridge.publish(f.record.runId, event, data, f.fenced));
     tail = next.then(
       () => undefined,
-      () => undefined,
+      (error: unknown) => {
+        failure ??= { error };
+      },
     );
     return next.then(() => undefined);
   };
-  return Object.assign(publish, { settled: () => tail });
+  const settled = async (): Promise<void> => {
+    await tail;
+    if (failure) throw failure.error;
+  };
+  return Object.assign(publish, { drained: () => tail, settled });
 }
 
 /** A stream event without internal keys; the graph's own chunks are already other events. */
