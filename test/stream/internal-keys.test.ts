@@ -50,6 +50,7 @@ it.each([
   ["chat", say("hi"), {}],
   ["steps", {}, { interruptBefore: ["third"] }],
   ["nested", {}, { streamSubgraphs: true }],
+  ["nestedChat", say("hi"), { streamSubgraphs: true }],
   ["ask", {}, { streamSubgraphs: true }],
   ["failing", {}, {}],
 ])(

@@ -235,20 +235,46 @@ describe("stream modes", () => {
   });
 
   it("stream_subgraphs: a subgraph's chunks as `mode|<namespace>` events", async () => {
-    const { parts } = await streamRun(["updates", "values", "debug", "tasks", "checkpoints"], {
-      graphName: "nested",
-      input: {},
-      subgraphs: true,
-    });
+    const { parts } = await streamRun(
+      ["updates", "values", "debug", "tasks", "checkpoints", "custom"],
+      { graphName: "nested", input: {}, subgraphs: true },
+    );
     const nested = parts.filter((p) => p.event.includes("|"));
     const modes = new Set(nested.map((p) => p.event.split("|")[0]));
-    expect(modes).toEqual(new Set(["updates", "values", "debug", "tasks", "checkpoints"]));
+    expect(modes).toEqual(
+      new Set(["updates", "values", "debug", "tasks", "checkpoints", "custom"]),
+    );
+    expect(nested.find((p) => p.event.startsWith("custom|"))?.data).toEqual({ from: "leaf" });
     for (const part of nested) expect(part.event.split("|")[1]).toMatch(/^inner:/);
     const leaf = nested.find((p) => p.event.startsWith("updates|"))?.data;
     expect(leaf).toEqual({ leaf: { steps: ["leaf"] } });
     expect(parts.filter((p) => p.event === "updates").map((p) => p.data)).toEqual([
       { inner: { steps: ["leaf"], answer: null } },
     ]);
+  });
+
+  it("stream_subgraphs: a subgraph's model in messages-tuple, messages and events", async () => {
+    const { parts } = await streamRun(["messages-tuple", "messages", "events"], {
+      graphName: "nestedChat",
+      subgraphs: true,
+    });
+    const tuples = parts.filter((p) => p.event.startsWith("messages|inner:"));
+    expect(tuples.map((p) => (p.data as [{ content: string }])[0].content)).toEqual([
+      "h",
+      "e",
+      "y",
+    ]);
+    expect(parts.filter((p) => p.event === "messages")).toEqual([]);
+    const partial = parts.filter((p) => p.event === "messages/partial");
+    expect((partial.at(-1)?.data as [{ content: string }])[0].content).toBe("hey");
+    const complete = parts
+      .filter((p) => p.event === "messages/complete")
+      .flatMap((p) => p.data as Array<{ content: string }>);
+    expect(complete.map((m) => m.content)).toEqual(["hi", "hey"]);
+    const models = parts.filter(
+      (p) => p.event === "events" && (p.data as { event: string }).event === "on_chat_model_end",
+    );
+    expect(models).toHaveLength(1);
   });
 
   it("a join filters by mode, the API's `messages` included", async () => {

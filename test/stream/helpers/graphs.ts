@@ -1,5 +1,6 @@
 import { AIMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   Annotation,
   END,
@@ -75,14 +76,32 @@ function loopGraph(checkpointer: BaseCheckpointSaver): CompiledLike {
     .compile({ checkpointer });
 }
 
-/** `outer` runs the steps graph as its `inner` node (a subgraph with its own namespace). */
+/** The graph runs a subgraph as its `inner` node; its `leaf` writes a custom chunk. */
 function nestedGraph(checkpointer: BaseCheckpointSaver): CompiledLike {
   const inner = new StateGraph(Counter)
-    .addNode("leaf", () => ({ steps: ["leaf"] }))
+    .addNode("leaf", (_state, config: LangGraphRunnableConfig) => {
+      config.writer?.({ from: "leaf" });
+      return { steps: ["leaf"] };
+    })
     .addEdge(START, "leaf")
     .addEdge("leaf", END)
     .compile();
   return new StateGraph(Counter)
+    .addNode("inner", inner)
+    .addEdge(START, "inner")
+    .addEdge("inner", END)
+    .compile({ checkpointer });
+}
+
+/** The chat graph as the `inner` node of a messages graph. */
+function nestedChatGraph(checkpointer: BaseCheckpointSaver): CompiledLike {
+  const model = new FakeListChatModel({ responses: ["hey"] });
+  const inner = new StateGraph(MessagesAnnotation)
+    .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addEdge(START, "agent")
+    .addEdge("agent", END)
+    .compile();
+  return new StateGraph(MessagesAnnotation)
     .addNode("inner", inner)
     .addEdge(START, "inner")
     .addEdge("inner", END)
@@ -96,6 +115,7 @@ const GRAPHS: Record<string, (checkpointer: BaseCheckpointSaver) => CompiledLike
   failing: failingGraph,
   loop: loopGraph,
   nested: nestedGraph,
+  nestedChat: nestedChatGraph,
 };
 
 /** The test graph a run's `configurable.graph` names (`chat` by default). */
