@@ -266,7 +266,9 @@ describe("stream modes", () => {
     ]);
     expect(parts.filter((p) => p.event === "messages")).toEqual([]);
     const partial = parts.filter((p) => p.event === "messages/partial");
-    expect((partial.at(-1)?.data as [{ content: string }])[0].content).toBe("hey");
+    expect((partial.at(-1)?.data as Array<{ content: string }> | undefined)?.[0]?.content).toBe(
+      "hey",
+    );
     const complete = parts
       .filter((p) => p.event === "messages/complete")
       .flatMap((p) => p.data as Array<{ content: string }>);
