@@ -133,10 +133,11 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     const undelivered = await verifyProducedOutputs(f, outputs);
     throwIfCancelled(runSignal);
     // A graph stopped at a breakpoint or `interrupt()` waits for its resume: the run (and so
-    // the thread) is `interrupted`, as on the platform.
-    const status = undelivered ? "error" : interrupted ? "interrupted" : "success";
+    // the thread) is `interrupted`, as on the platform, and not yet held to its delivery.
+    const failed = undelivered && !interrupted;
+    const status = interrupted ? "interrupted" : failed ? "error" : "success";
     const late = await manager.setStatusIfNotCancelled(record.runId, status, {
-      ...(undelivered ? { error: DELIVERY_INCOMPLETE_ERROR } : {}),
+      ...(failed ? { error: DELIVERY_INCOMPLETE_ERROR } : {}),
       stopReason: record.stopReason,
       persist: false,
     });
