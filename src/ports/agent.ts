@@ -72,3 +72,11 @@ export const GRAPH_STREAM_MODES = [
   "checkpoints",
 ] as const;
 export type GraphStreamMode = (typeof GRAPH_STREAM_MODES)[number];
+
+/**
+ * What a run streams: LangGraph's modes, plus two the worker derives from LangChain callbacks:
+ * `events` (LangChain stream events v2) and `messages-partial` (the API's `messages` mode:
+ * `messages/metadata`, `messages/partial`, `messages/complete`).
+ */
+export const RUN_STREAM_MODES = [...GRAPH_STREAM_MODES, "events", "messages-partial"] as const;
+export type RunStreamMode = (typeof RUN_STREAM_MODES)[number];

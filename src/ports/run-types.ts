@@ -1,4 +1,4 @@
-import { GRAPH_STREAM_MODES, type GraphStreamMode } from "./agent.js";
+import { RUN_STREAM_MODES, type RunStreamMode } from "./agent.js";
 
 /** Vocabulary shared by the run runtime, its stores and the gateway. */
 
@@ -110,7 +110,7 @@ export interface RunInvocation {
   /** When set, the graph is driven by this LangGraph `Command` instead of `input`. */
   command?: GraphCommandJson | null;
   config?: Record<string, unknown>;
-  stream_mode?: GraphStreamMode[];
+  stream_mode?: RunStreamMode[];
   stream_subgraphs?: boolean;
   interrupt_before?: string[] | "*";
   interrupt_after?: string[] | "*";
@@ -160,7 +160,7 @@ export function decodeRunInvocation(value: Record<string, unknown>): RunInvocati
   }
   if (isRecord(value.config)) invocation.config = value.config;
   const modes = value.stream_mode;
-  if (Array.isArray(modes) && modes.every(isGraphStreamMode)) invocation.stream_mode = modes;
+  if (Array.isArray(modes) && modes.every(isRunStreamMode)) invocation.stream_mode = modes;
   if (typeof value.stream_subgraphs === "boolean") {
     invocation.stream_subgraphs = value.stream_subgraphs;
   }
@@ -194,8 +194,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isGraphStreamMode(value: unknown): value is GraphStreamMode {
-  return GRAPH_STREAM_MODES.some((mode) => mode === value);
+function isRunStreamMode(value: unknown): value is RunStreamMode {
+  return RUN_STREAM_MODES.some((mode) => mode === value);
 }
 
 function isNodeSelection(value: unknown): value is string[] | "*" {

@@ -40,7 +40,7 @@ function post(
 }
 
 describe("runs via the SDK", () => {
-  it("streams values, messages-tuple, updates and custom with metadata first and end last", async () => {
+  it("streams values, messages-tuple, updates and custom with metadata first and no end frame", async () => {
     const thread = await client.threads.create();
     let created: { run_id: string; thread_id?: string } | undefined;
     const parts = await collect(
@@ -54,7 +54,7 @@ describe("runs via the SDK", () => {
     );
     const events = parts.map((p) => p.event);
     expect(events[0]).toBe("metadata");
-    expect(events.at(-1)).toBe("end");
+    expect(events).not.toContain("end");
     expect(events).toEqual(expect.arrayContaining(["values", "messages", "updates", "custom"]));
     expect(events).not.toContain("messages-tuple");
     expect(created).toEqual({ run_id: expect.any(String), thread_id: thread.thread_id });
@@ -77,7 +77,7 @@ describe("runs via the SDK", () => {
     expect(lastValues.messages).toHaveLength(2);
 
     // The SDK yields each frame's `id` though its types leave it out.
-    const ids = parts.filter((p) => p.event !== "end").map((p) => (p as { id?: string }).id);
+    const ids = parts.map((p) => (p as { id?: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -87,7 +87,7 @@ describe("runs via the SDK", () => {
     const parts = await collect(
       aliased.runs.stream(thread.thread_id, "lead_agent", { input: say("alias") }),
     );
-    expect(parts.at(-1)?.event).toBe("end");
+    expect(parts.at(-1)?.event).toBe("values");
     expect((await client.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
   });
 
@@ -96,7 +96,7 @@ describe("runs via the SDK", () => {
     const parts = await collect(
       client.runs.stream(thread.thread_id, "lead_agent", { input: say("x") }),
     );
-    expect([...new Set(parts.map((p) => p.event))]).toEqual(["metadata", "values", "end"]);
+    expect([...new Set(parts.map((p) => p.event))]).toEqual(["metadata", "values"]);
   });
 
   it("creates a run and joins it for the final values", async () => {
@@ -137,7 +137,7 @@ describe("runs via the SDK", () => {
         },
       }),
     );
-    expect(parts.at(-1)?.event).toBe("end");
+    expect(parts.at(-1)?.event).toBe("values");
     const threadId = created?.thread_id ?? "";
     const thread = await client.threads.get(threadId);
     expect(thread.thread_id).toBe(threadId);
@@ -246,7 +246,7 @@ describe("runs via the SDK", () => {
     expect(body.detail.code).toBe("validation_failed");
     const mode = await post(`/threads/${thread.thread_id}/runs/stream`, {
       input: say("x"),
-      stream_mode: "events",
+      stream_mode: "tokens",
     });
     expect(mode.status).toBe(422);
     expect(await client.runs.list(thread.thread_id)).toHaveLength(0);

@@ -60,18 +60,17 @@ describe("run event stream on Node's response", () => {
     const reader = open(bridge, response).getReader();
     const finished = reader.read();
     await turns(3);
-    // metadata and the 30 retained events: one chunk.
+    // The 30 retained events: one chunk.
     expect(response.writes).toHaveLength(1);
-    expect(framesIn(response.writes[0] ?? "")).toBe(31);
+    expect(framesIn(response.writes[0] ?? "")).toBe(30);
     for (let i = 0; i < 5; i++) void bridge.publish("r1", "custom", { i });
     await turns(3);
     expect(response.writes).toHaveLength(2);
     expect(framesIn(response.writes[1] ?? "")).toBe(5);
     await bridge.publishEnd("r1");
-    // The body itself carries nothing: it ends when the last frame was written.
+    // The body itself carries nothing, and the end of the run adds no frame: it just ends.
     expect(await finished).toEqual({ done: true, value: undefined });
-    expect(response.writes).toHaveLength(3);
-    expect(response.writes[2]).toBe("event: end\ndata: null\n\n");
+    expect(response.writes).toHaveLength(2);
   });
 
   it("stops reading the bridge while the socket's buffer is full, then sends the rest at once", async () => {
@@ -79,6 +78,7 @@ describe("run event stream on Node's response", () => {
     await bridge.startProducerLease("r1");
     const response = new FakeResponse();
     response.accepting = false;
+    await bridge.publish("r1", "metadata", { run_id: "r1", attempt: 1 });
     const reader = open(bridge, response).getReader();
     const finished = reader.read();
     await turns(3);
@@ -109,10 +109,7 @@ describe("run event stream on Node's response", () => {
       text += decoder.decode(next.value);
     }
     expect(text).toBe(
-      'event: metadata\ndata: {"run_id":"r1","thread_id":"t1"}\n\n' +
-        'event: custom\ndata: {"a":1}\nid: ' +
-        text.split("id: ")[1]?.split("\n")[0] +
-        "\n\nevent: end\ndata: null\n\n",
+      `event: custom\ndata: {"a":1}\nid: ${text.split("id: ")[1]?.split("\n")[0]}\n\n`,
     );
   });
 });
@@ -132,32 +129,32 @@ const eventNames = (text: string) => [...text.matchAll(/^event: (.*)$/gm)].map((
 
 /** A run whose stream carries the worker's metadata twice (a recovered run started again). */
 async function publishRun(bridge: MemoryStreamBridge): Promise<string[]> {
-  const ids = [await bridge.publish("r1", "metadata", { run_id: "r1", thread_id: "t1" })];
+  const ids = [await bridge.publish("r1", "metadata", { run_id: "r1", attempt: 1 })];
   ids.push(await bridge.publish("r1", "custom", { a: 1 }));
-  ids.push(await bridge.publish("r1", "metadata", { run_id: "r1", thread_id: "t1" }));
+  ids.push(await bridge.publish("r1", "metadata", { run_id: "r1", attempt: 1 }));
   ids.push(await bridge.publish("r1", "custom", { a: 2 }));
   await bridge.publishEnd("r1");
   return ids;
 }
 
 describe("the metadata frame", () => {
-  it("opens a fresh stream once, without an id; the bridge's metadata events are not framed", async () => {
+  it("opens a fresh stream with the bridge's metadata event, once, with its id", async () => {
     const bridge = new MemoryStreamBridge();
-    await publishRun(bridge);
+    const ids = await publishRun(bridge);
     const text = await readBody(open(bridge));
-    expect(eventNames(text)).toEqual(["metadata", "custom", "custom", "end"]);
-    expect(text.startsWith('event: metadata\ndata: {"run_id":"r1","thread_id":"t1"}\n\n')).toBe(
-      true,
-    );
+    expect(eventNames(text)).toEqual(["metadata", "custom", "custom"]);
+    expect(
+      text.startsWith(`event: metadata\ndata: {"run_id":"r1","attempt":1}\nid: ${ids[0]}\n`),
+    ).toBe(true);
   });
 
   it("a resume replaying from the run's start gets the bridge's metadata once, first", async () => {
     const bridge = new MemoryStreamBridge();
     const ids = await publishRun(bridge);
     const text = await readBody(open(bridge, undefined, { lastEventId: "not-an-id" }));
-    expect(eventNames(text)).toEqual(["metadata", "custom", "custom", "end"]);
+    expect(eventNames(text)).toEqual(["metadata", "custom", "custom"]);
     expect(
-      text.startsWith(`event: metadata\ndata: {"run_id":"r1","thread_id":"t1"}\nid: ${ids[0]}\n`),
+      text.startsWith(`event: metadata\ndata: {"run_id":"r1","attempt":1}\nid: ${ids[0]}\n`),
     ).toBe(true);
   });
 
@@ -165,7 +162,7 @@ describe("the metadata frame", () => {
     const bridge = new MemoryStreamBridge();
     const ids = await publishRun(bridge);
     const text = await readBody(open(bridge, undefined, { lastEventId: ids[0] ?? "" }));
-    expect(eventNames(text)).toEqual(["custom", "custom", "end"]);
+    expect(eventNames(text)).toEqual(["custom", "custom"]);
   });
 });
 
@@ -200,7 +197,7 @@ describe("run event stream on a bridge whose reads are asynchronous", () => {
       isRunFinished: async () => false,
     };
     const text = await readBody(open(bridge, undefined, { source: broken }));
-    expect(eventNames(text)).toEqual(["metadata", "error"]);
-    expect(text).toContain('"name":"StreamError"');
+    expect(eventNames(text)).toEqual(["error"]);
+    expect(text).toContain('"error":"StreamError"');
   });
 });

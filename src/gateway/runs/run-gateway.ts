@@ -24,6 +24,7 @@ import type { ThreadRow, ThreadStore } from "../../ports/thread-store.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 import type { RunRecord } from "../../runtime/run-record.js";
 import type { RunService } from "../../runtime/run-service.js";
+import { parseRunError } from "../../runtime/worker/run-error.js";
 import type { AssistantCatalog } from "../assistants/assistant-catalog.js";
 import { LEAD_AGENT_ASSISTANT_ID } from "../assistants/assistant-catalog.js";
 import type { RunStreamSource } from "../sse/stream-writer.js";
@@ -249,12 +250,12 @@ export class RunGateway {
 
   /**
    * What `/wait` and `/join` answer: the thread's values after the run; a failed run adds
-   * LangGraph's `__error__` so the SDK raises it.
+   * LangGraph's `__error__` (the graph's error class and message) so the SDK raises it.
    */
   async finalValues(threadId: string, row: RunRow | null): Promise<Record<string, Json>> {
     const { values } = await this.state.state(threadId);
     if (row?.status === "error") {
-      return { ...values, __error__: { error: "RunError", message: row.error ?? "Run failed" } };
+      return { ...values, __error__: { ...parseRunError(row.error) } };
     }
     return values;
   }

@@ -50,6 +50,15 @@ describe("run invocation", () => {
     expect(invocation.stream_mode).toEqual(["values"]);
   });
 
+  it("maps the API's messages modes to the run's", () => {
+    const body = runCreateBody.parse({ stream_mode: ["messages", "messages-tuple", "events"] });
+    expect(buildInvocation(body, ctx).stream_mode).toEqual([
+      "messages-partial",
+      "messages",
+      "events",
+    ]);
+  });
+
   it("keeps a command instead of input", () => {
     const invocation = buildInvocation(runCreateBody.parse({ command: { resume: "yes" } }), ctx);
     expect(invocation.command).toEqual({ resume: "yes" });
@@ -58,7 +67,7 @@ describe("run invocation", () => {
 
   it("refuses unknown fields and unsupported modes", () => {
     expect(runCreateBody.safeParse({ nope: 1 }).success).toBe(false);
-    expect(runCreateBody.safeParse({ stream_mode: "events" }).success).toBe(false);
+    expect(runCreateBody.safeParse({ stream_mode: "tokens" }).success).toBe(false);
     expect(runCreateBody.safeParse({ webhook: "file:///etc/passwd" }).success).toBe(false);
   });
 

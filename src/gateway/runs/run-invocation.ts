@@ -1,4 +1,4 @@
-import type { GraphStreamMode } from "../../ports/agent.js";
+import type { RunStreamMode } from "../../ports/agent.js";
 import type { RunInvocation } from "../../ports/run-types.js";
 import type { ApiStreamMode, RunCreateBody } from "./run-schemas.js";
 
@@ -23,14 +23,19 @@ export interface InvocationContext {
   maxRecursionLimit: number;
 }
 
-/** API stream modes → graph stream modes, deduplicated, `values` when none is given. */
+/**
+ * API stream modes → the run's stream modes, deduplicated, `values` when none is given:
+ * `messages-tuple` is LangGraph's `messages`, the API's `messages` is `messages-partial`.
+ */
 export function graphStreamModes(
   modes: ApiStreamMode | ApiStreamMode[] | null | undefined,
-): GraphStreamMode[] {
+): RunStreamMode[] {
   const list: ApiStreamMode[] = modes == null ? ["values"] : Array.isArray(modes) ? modes : [modes];
-  const graph = list.map(
-    (mode): GraphStreamMode => (mode === "messages-tuple" ? "messages" : mode),
-  );
+  const graph = list.map((mode): RunStreamMode => {
+    if (mode === "messages-tuple") return "messages";
+    if (mode === "messages") return "messages-partial";
+    return mode;
+  });
   return graph.length > 0 ? [...new Set(graph)] : ["values"];
 }
 

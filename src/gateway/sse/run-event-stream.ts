@@ -45,7 +45,7 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
     if (outcome === "stopped") return;
     stop();
     if (outcome === "failed") {
-      const failure = { message: "The event stream failed; rejoin it.", name: "StreamError" };
+      const failure = { error: "StreamError", message: "The event stream failed; rejoin it." };
       sink.write(eventFrame("error", failure));
     }
     if (outcome === "dropped") {

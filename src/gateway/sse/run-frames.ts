@@ -4,7 +4,7 @@ import { eventFrame, HEARTBEAT_FRAME, streamEventFrame } from "./sse-frame.js";
 export type Frame =
   | { kind: "event"; event: string; text: string }
   | { kind: "heartbeat"; text: string }
-  /** `end` or `gap`: the last frame of the response. */
+  /** The end of the response: nothing (a plain close), or `gap`. */
   | { kind: "final"; text: string };
 
 /** Which run a response streams, from where, and which of its events. */
@@ -20,36 +20,21 @@ export interface FrameRequest {
 export type FramedItem = StreamItem | { kind: "dropped" };
 
 /** Events every consumer gets whatever modes it asked for. */
-const ALWAYS_FORWARDED = new Set(["metadata", "error", "end"]);
+const ALWAYS_FORWARDED = new Set(["metadata", "error"]);
 
 /**
- * The frames of one SSE response: `metadata` first, then the events after `lastEventId`,
- * heartbeats while idle, and `end` last — or `gap` when the resume point was evicted.
+ * The frames of one SSE response: the events after `lastEventId` (the run's `metadata` first,
+ * when the replay starts at the run's beginning), heartbeats while idle, and nothing at the end:
+ * the response just closes, as the platform's does, so a client reading it gets exactly the
+ * run's events. A resume whose point was evicted ends with `gap`.
  *
- * This is the one place the `metadata` frame is decided, so a response carries at most one and
- * always first. A fresh (non-resumed) response opens with it at once, before any store or bridge
- * read: the run is admitted when the response starts, so the client learns its run id even while
- * the run waits for a worker, and the worker's own `metadata` event on the bridge is then not
- * framed. A resume gets it only when its replay starts at the run's beginning (a cursor the
- * bridge did not issue): the bridge's event is framed when it comes before any other.
+ * A response frames at most one `metadata` event, and only before any other: every frame,
+ * `metadata` included, carries its bridge id, the same live as on a replay.
  */
 export class RunFrames {
-  private metadataFramed = false;
   private eventFramed = false;
 
   constructor(private readonly r: FrameRequest) {}
-
-  /** The `metadata` frame a fresh (non-resumed) response starts with, before any read. */
-  opening(): Frame | null {
-    if (this.r.lastEventId !== null) return null;
-    this.metadataFramed = true;
-    this.eventFramed = true;
-    return {
-      kind: "event",
-      event: "metadata",
-      text: eventFrame("metadata", { run_id: this.r.runId, thread_id: this.r.threadId }),
-    };
-  }
 
   /**
    * The frame for one bridge item, or null when this response skips it. `dropped` (the bridge
@@ -60,8 +45,7 @@ export class RunFrames {
       case "event": {
         const { event } = item;
         if (event.event === "metadata") {
-          if (this.metadataFramed || this.eventFramed) return null;
-          this.metadataFramed = true;
+          if (this.eventFramed) return null;
         } else if (!forwards(this.r.modes, event.event)) {
           return null;
         }
@@ -79,7 +63,7 @@ export class RunFrames {
   }
 
   /**
-   * The last frame for a finished run whose stream is gone: `end` for a fresh response; a `gap`
+   * The last frame for a finished run whose stream is gone: none for a fresh response; a `gap`
    * for a resume, since nothing proves the client saw every event after its `Last-Event-ID`.
    */
   reaped(): Frame {
@@ -92,13 +76,20 @@ export class RunFrames {
   }
 }
 
+/** The end of the response: it closes with no frame of its own. */
 export function endFrame(): Frame {
-  return { kind: "final", text: eventFrame("end", null) };
+  return { kind: "final", text: "" };
+}
+
+/** The run stream mode an event belongs to (`messages/partial` is the API's `messages`). */
+function modeOf(event: string): string {
+  const mode = event.split("|")[0] ?? event;
+  return mode.startsWith("messages/") ? "messages-partial" : mode;
 }
 
 function forwards(modes: readonly string[] | null, event: string): boolean {
   if (modes === null || ALWAYS_FORWARDED.has(event)) return true;
-  return modes.includes(event.split("|")[0] ?? event);
+  return modes.includes(modeOf(event));
 }
 
 function gapFrame(runId: string, gap: StreamGap): Frame {

@@ -93,8 +93,6 @@ export class RunStreamWriter {
   }
 
   private async begin(): Promise<void> {
-    const opening = this.frames.opening();
-    if (opening) this.add(opening);
     const { source, runId } = this.o;
     // A finished run whose live buffer was already reaped: there is nothing left to replay.
     if (!(await source.bridge.streamExists(runId)) && (await source.isRunFinished(runId))) {
@@ -147,7 +145,7 @@ export class RunStreamWriter {
   private add(frame: Frame): void {
     if (this.ended) return;
     if (frame.kind === "event" && this.cutBefore(frame.event)) return;
-    this.pending.push(frame.text);
+    if (frame.text !== "") this.pending.push(frame.text);
     if (frame.kind === "final") {
       this.ended = true;
       this.flush();

@@ -1,12 +1,7 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
-import { type Json, toJson } from "../../core/json/serialize.js";
-import { SharedJson } from "../../core/json/shared-json.js";
 import { rootLogger } from "../../core/logger.js";
-import { DEFAULT_USER_ID } from "../../core/paths.js";
-import type { AgentStreamOptions, GraphStreamMode, StreamingAgent } from "../../ports/agent.js";
 import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
-import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
 import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
@@ -23,6 +18,8 @@ import {
 } from "./produced-outputs.js";
 import { captureRollbackPoint } from "./rollback.js";
 import type { RunAgentRequest } from "./run-context.js";
+import { runErrorOf, storedRunError } from "./run-error.js";
+import { streamAgent } from "./stream-agent.js";
 import { SubagentEventBuffer } from "./subagent-events.js";
 
 /**
@@ -115,12 +112,8 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
         });
     }
     f.completionAllowed = true;
-    await bridge.publish(
-      record.runId,
-      "metadata",
-      { run_id: record.runId, thread_id: record.threadId },
-      f.fenced,
-    );
+    // The platform's first event; Fawn executes a run once, so its attempt is always 1.
+    await bridge.publish(record.runId, "metadata", { run_id: record.runId, attempt: 1 }, f.fenced);
     if (f.checkpointer) {
       f.rollbackPoint = await captureRollbackPoint(f.checkpointer, record.threadId).catch(
         (error: unknown) => {
@@ -135,19 +128,19 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     if (!(await prepareRun(f, runSignal))) return;
     const outputs = await snapshotOutputs(f);
     throwIfCancelled(runSignal);
-    await streamAgent(f, request, runSignal);
+    const { interrupted } = await streamAgent(f, request, runSignal);
     throwIfCancelled(runSignal);
     const undelivered = await verifyProducedOutputs(f, outputs);
     throwIfCancelled(runSignal);
-    const late = await manager.setStatusIfNotCancelled(
-      record.runId,
-      undelivered ? "error" : "success",
-      {
-        ...(undelivered ? { error: DELIVERY_INCOMPLETE_ERROR } : {}),
-        stopReason: record.stopReason,
-        persist: false,
-      },
-    );
+    // A graph stopped at a breakpoint or `interrupt()` waits for its resume: the run (and so
+    // the thread) is `interrupted`, as on the platform, and not yet held to its delivery.
+    const failed = undelivered && !interrupted;
+    const status = interrupted ? "interrupted" : failed ? "error" : "success";
+    const late = await manager.setStatusIfNotCancelled(record.runId, status, {
+      ...(failed ? { error: DELIVERY_INCOMPLETE_ERROR } : {}),
+      stopReason: record.stopReason,
+      persist: false,
+    });
     if (late) f.cancellation = late;
   } catch (error) {
     // A store or the bridge refused a fenced write: a peer owns the run now.
@@ -160,18 +153,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       f.cancellation = record.abortAction;
       return;
     }
-    const message = describeError(error);
-    f.logger.error({ error: message }, "run failed");
-    await bridge
-      .publish(
-        record.runId,
-        "error",
-        { message, name: error instanceof Error ? error.name : "Error" },
-        f.fenced,
-      )
-      .catch(() => undefined);
+    const failure = runErrorOf(error);
+    f.logger.error({ error: failure.message, errorClass: failure.error }, "run failed");
+    // The platform's error event: the graph's error class and its message.
+    await bridge.publish(record.runId, "error", { ...failure }, f.fenced).catch(() => undefined);
     const late = await manager.setStatusIfNotCancelled(record.runId, "error", {
-      error: message,
+      error: storedRunError(error),
       persist: false,
     });
     if (late) f.cancellation = late;
@@ -214,110 +201,6 @@ async function verifyProducedOutputs(
     });
   f.delivery = verifyDelivery(f.journal.deliveryContent(), produced);
   return f.delivery.satisfied === false;
-}
-
-async function streamAgent(
-  f: Finalization,
-  request: RunAgentRequest,
-  signal: AbortSignal,
-): Promise<void> {
-  const { record, bridge, journal } = f;
-  const requested: readonly string[] = request.streamModes ?? ["values"];
-  const subgraphs = request.streamSubgraphs ?? false;
-  const baseConfig = request.config ?? {};
-  // Sub-agent progress rides the `custom` stream; a run that may delegate always reads it so its
-  // `subagent.*` events are recorded, but publishes it only when the client asked for it.
-  const modes: GraphStreamMode[] = [...(request.streamModes ?? ["values"])];
-  if (delegates(baseConfig) && !modes.includes("custom")) modes.push("custom");
-  const single = modes.length === 1 && !subgraphs;
-  // Identity comes from the admitted run, never from the client: tools resolve the user's
-  // folders from `user_id`, so a client-supplied value must not survive.
-  const identity = {
-    thread_id: record.threadId,
-    run_id: record.runId,
-    user_id: record.userId ?? DEFAULT_USER_ID,
-  };
-  const configurable = { ...objectOrEmpty(baseConfig.configurable), ...identity };
-  const context = { ...objectOrEmpty(baseConfig.context), ...identity };
-  const store = request.ctx.storeFor?.(record);
-  const agent: StreamingAgent = await request.agentFactory({
-    graphId: request.graphId ?? LEAD_AGENT_GRAPH_ID,
-    config: { ...baseConfig, configurable, context },
-    ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
-    ...(store ? { store } : {}),
-  });
-  const options: AgentStreamOptions = {
-    ...baseConfig,
-    configurable,
-    context,
-    callbacks: journal ? [journal] : [],
-    journal,
-    streamMode: single ? modes[0] : modes,
-    subgraphs,
-    signal,
-    runName: typeof baseConfig.run_name === "string" ? baseConfig.run_name : "lead_agent",
-  };
-  if (request.interruptBefore) options.interruptBefore = request.interruptBefore;
-  if (request.interruptAfter) options.interruptAfter = request.interruptAfter;
-  const stream = await agent.stream(request.graphInput, options);
-  // Read once: the record's getter goes through the controller to the signal on every chunk.
-  const abortSignal = record.abortSignal;
-  const metadata = new SharedJson();
-  for await (const chunk of stream) {
-    if (abortSignal.aborted) break;
-    const frame = single
-      ? { mode: modes[0] ?? "values", namespace: [], data: chunk }
-      : splitChunk(chunk, subgraphs);
-    if (frame.namespace.length === 0 && frame.mode === "custom") f.subagents.observe(frame.data);
-    if (!requested.includes(frame.mode)) continue;
-    const event =
-      frame.namespace.length > 0 ? [frame.mode, ...frame.namespace].join("|") : frame.mode;
-    await bridge.publish(record.runId, event, frameJson(frame, metadata), f.fenced);
-  }
-}
-
-/**
- * A `messages` frame is `[message, metadata]`, and LangGraph pairs every token of a model call
- * with the same metadata object: its events share one conversion of it.
- */
-function frameJson(frame: StreamFrame, metadata: SharedJson): Json {
-  const { data } = frame;
-  if (frame.mode === "messages" && Array.isArray(data) && data.length === 2) {
-    return [toJson(data[0]), metadata.convert(data[1])];
-  }
-  return toJson(data);
-}
-
-/** True when the run enables the `task` tool (`subagent_enabled` in configurable or context). */
-function delegates(config: Record<string, unknown>): boolean {
-  return (
-    objectOrEmpty(config.configurable).subagent_enabled === true ||
-    objectOrEmpty(config.context).subagent_enabled === true
-  );
-}
-
-function objectOrEmpty(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-interface StreamFrame {
-  mode: string;
-  namespace: string[];
-  data: unknown;
-}
-
-/** `[mode, data]` or, with subgraphs, `[namespace, mode, data]`. */
-function splitChunk(chunk: unknown, subgraphs: boolean): StreamFrame {
-  if (Array.isArray(chunk)) {
-    if (subgraphs && chunk.length === 3 && Array.isArray(chunk[0])) {
-      return { namespace: chunk[0].map(String), mode: String(chunk[1]), data: chunk[2] };
-    }
-    if (chunk.length === 2 && typeof chunk[0] === "string")
-      return { namespace: [], mode: chunk[0], data: chunk[1] };
-  }
-  return { namespace: [], mode: "values", data: chunk };
 }
 
 /** Launch a run's worker as a task named `run-<run_id>` and attach it to the record. */

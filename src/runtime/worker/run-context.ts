@@ -1,6 +1,6 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
 import type { Logger } from "../../core/logger.js";
-import type { AgentFactory, GraphStreamMode } from "../../ports/agent.js";
+import type { AgentFactory, RunStreamMode } from "../../ports/agent.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { ThreadStore } from "../../ports/thread-store.js";
 import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
@@ -81,7 +81,7 @@ export interface RunAgentRequest {
   graphId?: string;
   graphInput: unknown;
   config?: Record<string, unknown>;
-  streamModes?: GraphStreamMode[];
+  streamModes?: RunStreamMode[];
   streamSubgraphs?: boolean;
   interruptBefore?: string[] | "*";
   interruptAfter?: string[] | "*";
