@@ -5,8 +5,9 @@
  *   npx tsx bench/peer-suite/run.ts <langgraphjs checkout> [--port 2024] [--out report.md]
  *
  * The suite's files are copied unchanged into `bench/peer-suite/.work/` (so their imports
- * resolve to Fawn's own packages); only the server address is rewritten: Fawn serves the
- * LangGraph API under `/api` (the web workspace owns `/`). The suite truncates the server between tests through
+ * resolve to Fawn's own packages). Fawn serves the LangGraph API at its root as the suite expects,
+ * so nothing is changed at all on the suite's own port; with `--port`, only the server address
+ * is rewritten. The suite truncates the server between tests through
  * `POST /internal/truncate`, which the server enables for this run alone
  * (`server.allow_truncate`).
  */
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   await mkdir(WORK, { recursive: true });
   await cp(join(apiDir, "tests"), join(WORK, "tests"), { recursive: true });
   await cp(join(apiDir, "vitest.config.js"), join(WORK, "vitest.config.js"));
-  await pointSuiteAt(port);
+  if (port !== SUITE_PORT) await pointSuiteAt(port);
 
   const home = await mkdtemp(join(tmpdir(), "fawn-peer-suite-"));
   await writeFile(
@@ -100,16 +101,13 @@ async function installExtras(): Promise<void> {
   await exec("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock"], HERE, process.env);
 }
 
-/** The one change the runner makes: the server address the suite's client uses. */
+/** The one change the runner may make: the server address the suite's client uses. */
 async function pointSuiteAt(port: number): Promise<void> {
   const file = join(WORK, "tests/api.test.mts");
   const text = await readFile(file, "utf8");
-  const declaration = `const API_URL = "http://localhost:${SUITE_PORT}";`;
-  if (!text.includes(declaration)) throw new Error(`${file} no longer declares ${declaration}`);
-  await writeFile(
-    file,
-    text.replace(declaration, `const API_URL = "http://localhost:${port}/api";`),
-  );
+  const address = `localhost:${SUITE_PORT}`;
+  if (!text.includes(address)) throw new Error(`${file} no longer names ${address}`);
+  await writeFile(file, text.replaceAll(address, `localhost:${port}`));
 }
 
 function startServer(home: string): ChildProcess {

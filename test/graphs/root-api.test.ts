@@ -38,3 +38,40 @@ it("answers unknown API paths at the root with the JSON 404", async () => {
   expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
   expect((await fetch(`${served.url}/health`)).status).toBe(200);
 });
+
+it("hands Fawn a body a custom middleware already read", async () => {
+  const client = new Client({ apiUrl: served.url });
+  const thread = await client.threads.create();
+  const state = (await client.runs.wait(thread.thread_id, "echo", {
+    input: { messages: [{ role: "user", content: "read twice" }] },
+    metadata: { tag: "kept" },
+  })) as { messages: { content: unknown }[] };
+  expect(state.messages.at(-1)?.content).toContain("read twice");
+  const seen = (await (await fetch(`${served.url}/custom/last-run-body`)).json()) as {
+    last: { metadata?: unknown };
+  };
+  expect(seen.last.metadata).toEqual({ tag: "kept" });
+  const [run] = await client.runs.list(thread.thread_id);
+  expect(run?.metadata).toMatchObject({ tag: "kept" });
+});
+
+it("posts a webhook given as a path to this server", async () => {
+  const client = new Client({ apiUrl: served.url });
+  const thread = await client.threads.create();
+  const run = await client.runs.create(thread.thread_id, "echo", {
+    input: { messages: [{ role: "user", content: "hook me" }] },
+    webhook: "/custom/webhook",
+  });
+  await client.runs.join(thread.thread_id, run.run_id);
+  // The webhook is posted after the run ends: wait for it through the route that recorded it.
+  for (;;) {
+    const { last } = (await (await fetch(`${served.url}/custom/webhook`)).json()) as {
+      last: { run_id?: string; status?: string } | null;
+    };
+    if (last?.run_id === run.run_id) {
+      expect(last.status).toBe("success");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});

@@ -22,7 +22,11 @@ export async function handleRunCreation(
   mode: RunCreationMode,
   pathThreadId: string | null,
 ): Promise<Response> {
-  const body = parseWith(runCreateBody, await readJsonBody(c), "body");
+  const parsed = parseWith(runCreateBody, await readJsonBody(c), "body");
+  // A webhook path names this server, at the address the caller reached it by (as the platform).
+  const body = parsed.webhook?.startsWith("/")
+    ? { ...parsed, webhook: new URL(parsed.webhook, c.req.url).toString() }
+    : parsed;
   const idempotencyKey = idempotencyKeyHeader(c);
   const lastEventId = lastEventIdHeader(c);
   const userId = c.get("principal").userId;

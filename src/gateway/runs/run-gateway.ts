@@ -9,6 +9,7 @@ import {
 import { isValidId, newThreadId } from "../../core/ids.js";
 import type { Json } from "../../core/json/serialize.js";
 import type { Logger } from "../../core/logger.js";
+import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunStore } from "../../ports/run-store.js";
 import {
@@ -56,6 +57,11 @@ export interface CreateRunOptions {
 
 export interface RunGatewayOptions {
   maxRecursionLimit: number;
+  /**
+   * Whether callers are authenticated (`auth.mode` is not `disabled`). Without auth, a served
+   * graph other than the lead agent reads the `user_id` its caller names, as on the platform.
+   */
+  authenticated?: boolean;
 }
 
 /** The runtime parts run operations go through. */
@@ -139,6 +145,9 @@ export class RunGateway {
           threadId,
           userId,
           maxRecursionLimit: this.options.maxRecursionLimit,
+          // The lead agent keeps per-user folders and memory under `user_id`: only Fawn names it.
+          clientNamesUser:
+            this.options.authenticated !== true && assistant.graph_id !== LEAD_AGENT_GRAPH_ID,
         }),
         graph_id: assistant.graph_id,
         ...(temporary ? { temporary: true } : {}),

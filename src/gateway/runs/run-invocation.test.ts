@@ -50,6 +50,19 @@ describe("run invocation", () => {
     expect(invocation.stream_mode).toEqual(["values"]);
   });
 
+  it("keeps the client's user_id only where the caller may name it", () => {
+    const body = runCreateBody.parse({
+      config: { configurable: { user_id: "start_user_id", thread_id: "evil" } },
+    });
+    const named = buildInvocation(body, { ...ctx, clientNamesUser: true }).config?.configurable;
+    expect(named).toEqual({ user_id: "start_user_id" });
+    expect(buildInvocation(body, ctx).config?.configurable).toEqual({ user_id: "u1" });
+    const unnamed = runCreateBody.parse({ input: null });
+    expect(
+      buildInvocation(unnamed, { ...ctx, clientNamesUser: true }).config?.configurable,
+    ).toEqual({ user_id: "u1" });
+  });
+
   it("maps the API's messages modes to the run's", () => {
     const body = runCreateBody.parse({ stream_mode: ["messages", "messages-tuple", "events"] });
     expect(buildInvocation(body, ctx).stream_mode).toEqual([

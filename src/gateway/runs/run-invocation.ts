@@ -21,6 +21,11 @@ export interface InvocationContext {
   threadId: string;
   userId: string;
   maxRecursionLimit: number;
+  /**
+   * Keep a `user_id` the client put in `configurable` (an unauthenticated server running a
+   * graph that does not scope its data by it); otherwise the server's user id replaces it.
+   */
+  clientNamesUser?: boolean;
 }
 
 /**
@@ -48,13 +53,12 @@ export function graphStreamModes(
 export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): RunInvocation {
   const raw = body.config ?? {};
   const configurable: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries({
-    ...(body.context ?? {}),
-    ...(raw.configurable ?? {}),
-  })) {
+  const given = { ...(body.context ?? {}), ...(raw.configurable ?? {}) };
+  for (const [key, value] of Object.entries(given)) {
     if (!SERVER_OWNED_CONFIGURABLE.has(key) && !key.startsWith("__")) configurable[key] = value;
   }
-  configurable.user_id = ctx.userId;
+  const named = ctx.clientNamesUser ? given.user_id : undefined;
+  configurable.user_id = typeof named === "string" && named.length > 0 ? named : ctx.userId;
   const checkpointId = body.checkpoint?.checkpoint_id ?? body.checkpoint_id ?? null;
   if (checkpointId) {
     configurable.checkpoint_id = checkpointId;

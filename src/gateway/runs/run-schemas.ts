@@ -52,17 +52,19 @@ export const runConfigBody = z.looseObject({
   run_name: z.string().max(256).nullish(),
 });
 
+/** An http(s) URL, or a path on this server (`/hooks/done`, resolved when the run is created). */
 const webhookUrl = z
   .string()
   .max(2048)
   .refine((value) => {
+    if (value.startsWith("/") && !value.startsWith("//")) return true;
     try {
       const url = new URL(value);
       return url.protocol === "http:" || url.protocol === "https:";
     } catch {
       return false;
     }
-  }, "must be an http(s) URL");
+  }, "must be an http(s) URL or a path starting with /");
 
 export const runCreateBody = z.strictObject({
   assistant_id: z.string().min(1).max(128).nullish(),

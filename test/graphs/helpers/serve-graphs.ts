@@ -59,7 +59,13 @@ export async function serveGraphs(options: ServeGraphsOptions = {}): Promise<Ser
     // A copy by default: one test's langgraph.json env must not leak into the next server.
     env: options.env ?? { ...process.env },
   });
-  const fawn: Fawn = await createFawn({ config, logger, buildAgent: agent.build });
+  const fawn: Fawn = await createFawn({
+    config,
+    logger,
+    buildAgent: agent.build,
+    // As `fawn serve`: thread titles and webhooks.
+    completionHooks: true,
+  });
   const gateway = createFawnGateway(fawn, {
     logger,
     graphs: agent.graphs,
