@@ -30,17 +30,21 @@ export async function streamAgent(
   const baseConfig = request.config ?? {};
   const plan = planStream(request.streamModes ?? ["values"], delegates(baseConfig));
   const subgraphs = request.streamSubgraphs ?? false;
-  // Identity comes from the admitted run, never from the client: tools resolve the user's
-  // folders from `user_id`, so a client-supplied value must not survive.
+  const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
+  const given = objectOrEmpty(baseConfig.configurable);
+  // Identity comes from the admitted run, never from the client: the lead agent's tools resolve
+  // the user's folders from `user_id`, so nothing else may name it there. Another graph gets the
+  // `user_id` admission wrote (the caller's own only where the server has no auth).
+  const admittedUser =
+    graphId !== LEAD_AGENT_GRAPH_ID && typeof given.user_id === "string" ? given.user_id : null;
   const identity = {
     thread_id: record.threadId,
     run_id: record.runId,
-    user_id: record.userId ?? DEFAULT_USER_ID,
+    user_id: admittedUser ?? record.userId ?? DEFAULT_USER_ID,
   };
-  const configurable = { ...objectOrEmpty(baseConfig.configurable), ...identity };
+  const configurable = { ...given, ...identity };
   const context = { ...objectOrEmpty(baseConfig.context), ...identity };
   const store = request.ctx.storeFor?.(record);
-  const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
   const agent: StreamingAgent = await request.agentFactory({
     graphId,
     config: { ...baseConfig, configurable, context },

@@ -1,0 +1,33 @@
+/**
+ * Without auth, a served graph reads the `user_id` its caller puts in `configurable` (LangGraph's
+ * servers pass it through, and graphs key their store data by it); the server's own user id is
+ * the default. The lead agent never takes it from the caller (it keeps per-user folders under it).
+ */
+
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type ServedGraphs, serveGraphs } from "./helpers/serve-graphs.js";
+
+const IDENTITY_PROJECT = fileURLToPath(
+  new URL("../fixtures/graphs/identity/langgraph.json", import.meta.url),
+);
+
+let served: ServedGraphs;
+beforeAll(async () => {
+  served = await serveGraphs({ langgraphJson: IDENTITY_PROJECT });
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+it("passes the caller's user_id to a served graph, else the server's", async () => {
+  const client = served.client();
+  const thread = await client.threads.create();
+  const named = await client.runs.wait(thread.thread_id, "whoami", {
+    input: {},
+    config: { configurable: { user_id: "start_user_id" } },
+  });
+  expect(named).toEqual({ user: "start_user_id" });
+  const unnamed = await client.runs.wait(thread.thread_id, "whoami", { input: {} });
+  expect(unnamed).toEqual({ user: "default" });
+});
