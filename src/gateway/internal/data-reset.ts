@@ -1,4 +1,4 @@
-import { ConflictError } from "../../core/errors.js";
+import { ConflictError, NotFoundError } from "../../core/errors.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
 import type { AssistantStore } from "../../ports/assistant-store.js";
 import type { GraphStoreBackend } from "../../ports/graph-store.js";
@@ -45,18 +45,29 @@ export class DataReset {
     if (parts.store) await this.deps.graphStore?.deleteAll();
   }
 
+  /**
+   * Deletes the threads that exist when the call begins: a thread created while it runs (a test
+   * starting as another's reset ends) is left alone.
+   */
   private async deleteThreads(): Promise<void> {
-    await this.stopActiveRuns();
-    for (;;) {
-      const rows = await this.deps.threadRows.search({ limit: PAGE });
-      if (rows.length === 0) return;
-      for (const row of rows)
-        await this.deleteThread(row.thread_id, row.user_id ?? DEFAULT_USER_ID);
+    const doomed: { threadId: string; userId: string }[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const rows = await this.deps.threadRows.search({ limit: PAGE, offset, sortBy: "thread_id" });
+      for (const row of rows) {
+        doomed.push({ threadId: row.thread_id, userId: row.user_id ?? DEFAULT_USER_ID });
+      }
+      if (rows.length < PAGE) break;
     }
+    const threadIds = new Set(doomed.map((thread) => thread.threadId));
+    await this.stopActiveRuns((threadId) => threadIds.has(threadId));
+    for (const { threadId, userId } of doomed) await this.deleteThread(threadId, userId);
   }
 
-  private async stopActiveRuns(): Promise<void> {
-    const active = this.deps.manager.localRecords().filter((record) => record.isActive());
+  /** Interrupts and awaits the active runs of the threads `doomed` names. */
+  private async stopActiveRuns(doomed: (threadId: string) => boolean): Promise<void> {
+    const active = this.deps.manager
+      .localRecords()
+      .filter((record) => record.isActive() && doomed(record.threadId));
     await Promise.all(
       active.map(async (record) => {
         await this.deps.runs.interrupt(record.runId);
@@ -71,20 +82,24 @@ export class DataReset {
         await this.deps.threads.delete(threadId, userId);
         return;
       } catch (error) {
+        // Deleted meanwhile (another reset): nothing left to do.
+        if (error instanceof NotFoundError) return;
         if (!(error instanceof ConflictError) || attempt === DELETE_ATTEMPTS) throw error;
-        await this.stopActiveRuns();
+        await this.stopActiveRuns((id) => id === threadId);
       }
     }
   }
 
   private async deleteAssistants(): Promise<void> {
     const { assistants } = this.deps;
-    for (let offset = 0; ; ) {
-      const rows = await assistants.search({ limit: PAGE, offset });
-      if (rows.length === 0) return;
-      const doomed = rows.filter((row) => row.metadata.created_by !== "system");
-      for (const row of doomed) await assistants.delete(row.assistant_id);
-      offset += rows.length - doomed.length;
+    const doomed: string[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const rows = await assistants.search({ limit: PAGE, offset, sortBy: "assistant_id" });
+      for (const row of rows) {
+        if (row.metadata.created_by !== "system") doomed.push(row.assistant_id);
+      }
+      if (rows.length < PAGE) break;
     }
+    for (const assistantId of doomed) await assistants.delete(assistantId);
   }
 }
