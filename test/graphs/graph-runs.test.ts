@@ -108,6 +108,23 @@ describe("runs of served graphs", () => {
     expect(await nodesOf({ configurable: { nodeName: "runtime" } })).toEqual(["runtime"]);
   });
 
+  it("writes a factory graph's thread state as the graph its assistant's config builds", async () => {
+    const client = server.client();
+    const assistant = await client.assistants.create({
+      graphId: "dynamic",
+      config: { configurable: { nodeName: "assistant" } },
+    });
+    const thread = await client.threads.create({ graphId: "dynamic" });
+    await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: {} });
+    // `assistant` is a node only of the graph that config builds.
+    await client.threads.updateState(thread.thread_id, {
+      values: { visited: ["update"] },
+      asNode: "assistant",
+    });
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.values).toMatchObject({ node: "assistant", visited: ["assistant", "update"] });
+  });
+
   it("lets a graph call this server through an SDK Client given no apiUrl", async () => {
     const client = server.client();
     const thread = await client.threads.create();
