@@ -1,7 +1,13 @@
 import { type Json, toJson } from "../../core/json/serialize.js";
 import type { StateConfig, StateSnapshotView, StateTask } from "../../ports/graph-state-access.js";
 import { checkpointRef } from "./checkpoint-to-state.js";
-import type { ApiInterrupt, ApiTask, ApiThreadState, CheckpointRef } from "./thread-state.js";
+import type {
+  ApiInterrupt,
+  ApiTask,
+  ApiThreadState,
+  CheckpointRef,
+  SubgraphNamespaceRef,
+} from "./thread-state.js";
 
 /**
  * A served graph's `StateSnapshot` as LangGraph's `ThreadState`: `next`, tasks (path, result,
@@ -44,13 +50,14 @@ function toApiTask(task: StateTask, threadId: string): ApiTask {
 }
 
 /** Where a subgraph task keeps its state: its namespace, and a checkpoint once it has one. */
-function subgraphCheckpoint(config: StateConfig, threadId: string): CheckpointRef | null {
+function subgraphCheckpoint(
+  config: StateConfig,
+  threadId: string,
+): CheckpointRef | SubgraphNamespaceRef | null {
   const ref = checkpointRef(config, threadId);
   if (ref) return ref;
   const ns = config.configurable?.checkpoint_ns;
-  return typeof ns === "string"
-    ? { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: null, checkpoint_map: null }
-    : null;
+  return typeof ns === "string" ? { thread_id: threadId, checkpoint_ns: ns } : null;
 }
 
 function isSnapshot(state: StateSnapshotView | StateConfig): state is StateSnapshotView {

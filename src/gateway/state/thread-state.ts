@@ -8,6 +8,12 @@ export interface CheckpointRef {
   checkpoint_map: Record<string, Json> | null;
 }
 
+/** Where a subgraph task's state will be, before it has a checkpoint. */
+export interface SubgraphNamespaceRef {
+  thread_id: string;
+  checkpoint_ns: string;
+}
+
 export interface ApiInterrupt {
   id?: string;
   value: Json;
@@ -21,8 +27,11 @@ export interface ApiTask {
   path?: Json[];
   error: string | null;
   interrupts: ApiInterrupt[];
-  /** A subgraph task's checkpoint, when its state was not asked for. */
-  checkpoint: CheckpointRef | null;
+  /**
+   * A subgraph task's checkpoint, when its state was not asked for: only its namespace while it
+   * has no checkpoint of its own yet (as the platform answers).
+   */
+  checkpoint: CheckpointRef | SubgraphNamespaceRef | null;
   /** A subgraph task's own state (`subgraphs=true`). */
   state: ApiThreadState | null;
   result?: Json;
