@@ -113,6 +113,9 @@ describe("stream modes", () => {
     expect(names(parts)).toEqual(
       new Set(["metadata", "messages/metadata", "messages/partial", "messages/complete", "values"]),
     );
+    // A step's `messages/complete` follows the `values` chunk it is read from, as on the platform.
+    expect(parts.at(-1)?.event).toBe("messages/complete");
+    expect(parts.at(-2)?.event).toBe("values");
     const last = parts.filter((p) => p.event === "values").at(-1)?.data as {
       messages: unknown[];
     };

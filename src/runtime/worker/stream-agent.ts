@@ -98,13 +98,15 @@ export async function streamAgent(
       const root = frame.namespace.length === 0;
       if (root && frame.mode === "custom") f.subagents.observe(frame.data);
       if (root && frame.mode === "updates" && hasInterrupt(frame.data)) interrupted = true;
+      if (plan.published.has(frame.mode)) {
+        const event = root ? frame.mode : [frame.mode, ...frame.namespace].join("|");
+        await publish(event, payloads.of(frame));
+      }
+      // After the `values` chunk it comes from, as the platform orders them.
       if (root && frame.mode === "values" && partial) {
         const complete = partial.ofValues(frame.data);
         if (complete) await publish(complete.event, complete.data);
       }
-      if (!plan.published.has(frame.mode)) continue;
-      const event = root ? frame.mode : [frame.mode, ...frame.namespace].join("|");
-      await publish(event, payloads.of(frame));
     }
   } finally {
     // The handler's events still queued go out before anything the run publishes next (its
