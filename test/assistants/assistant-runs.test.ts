@@ -55,7 +55,10 @@ describe("runs of an assistant", () => {
     expect(build.configurable).toMatchObject({
       model_name: "assistant-model",
       temperature: 0.9,
-      user_id: "default",
+      // Without auth a served graph reads the user_id its caller (here: the assistant) names,
+      // as on LangGraph's servers; the thread is always the server's.
+      user_id: "spoofed",
+      thread_id: thread.thread_id,
     });
     expect(build.context).toMatchObject({ tz: "Europe/Paris", locale: "en" });
     expect(build.tags).toEqual(expect.arrayContaining(["assistant-tag"]));
