@@ -39,21 +39,23 @@ const DELETE_ATTEMPTS = 5;
 export class DataReset {
   constructor(private readonly deps: DataResetDeps) {}
 
-  async truncate(parts: TruncateParts): Promise<void> {
-    if (parts.runs || parts.threads || parts.checkpoint) await this.deleteThreads();
-    if (parts.assistants) await this.deleteAssistants();
+  /**
+   * Deletes what the flags name that was created before the call (`now`): a thread or assistant
+   * made while the reset runs (a test starting as another's reset ends) is left alone.
+   */
+  async truncate(parts: TruncateParts, now: Date = new Date()): Promise<void> {
+    const cutoff = now.getTime();
+    if (parts.runs || parts.threads || parts.checkpoint) await this.deleteThreads(cutoff);
+    if (parts.assistants) await this.deleteAssistants(cutoff);
     if (parts.store) await this.deps.graphStore?.deleteAll();
   }
 
-  /**
-   * Deletes the threads that exist when the call begins: a thread created while it runs (a test
-   * starting as another's reset ends) is left alone.
-   */
-  private async deleteThreads(): Promise<void> {
+  private async deleteThreads(cutoff: number): Promise<void> {
     const doomed: { threadId: string; userId: string }[] = [];
     for (let offset = 0; ; offset += PAGE) {
       const rows = await this.deps.threadRows.search({ limit: PAGE, offset, sortBy: "thread_id" });
       for (const row of rows) {
+        if (Date.parse(row.created_at) > cutoff) continue;
         doomed.push({ threadId: row.thread_id, userId: row.user_id ?? DEFAULT_USER_ID });
       }
       if (rows.length < PAGE) break;
@@ -90,13 +92,14 @@ export class DataReset {
     }
   }
 
-  private async deleteAssistants(): Promise<void> {
+  private async deleteAssistants(cutoff: number): Promise<void> {
     const { assistants } = this.deps;
     const doomed: string[] = [];
     for (let offset = 0; ; offset += PAGE) {
       const rows = await assistants.search({ limit: PAGE, offset, sortBy: "assistant_id" });
       for (const row of rows) {
-        if (row.metadata.created_by !== "system") doomed.push(row.assistant_id);
+        const made = Date.parse(row.created_at);
+        if (row.metadata.created_by !== "system" && !(made > cutoff)) doomed.push(row.assistant_id);
       }
       if (rows.length < PAGE) break;
     }

@@ -18,8 +18,10 @@ const truncateBody = z.strictObject({
 export function truncateRoutes(reset: DataReset): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   app.post("/internal/truncate", async (c) => {
+    // What exists at arrival is what goes; the body is read after.
+    const now = new Date();
     const body = parseWith(truncateBody, await readJsonBody(c, { optional: true }), "body");
-    await reset.truncate({ ...body, checkpoint: body.checkpoint ?? body.checkpointer });
+    await reset.truncate({ ...body, checkpoint: body.checkpoint ?? body.checkpointer }, now);
     return c.json({ ok: true });
   });
   return app;

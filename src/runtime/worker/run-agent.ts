@@ -2,6 +2,7 @@ import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
+import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
 import { identifyRunInput } from "../journal/run-input.js";
 import { RunJournal } from "../journal/run-journal.js";
@@ -39,8 +40,12 @@ export async function runAgent(
     runId: record.runId,
     threadId: record.threadId,
   });
-  // The journal records the run's own human messages, so they are named before the graph runs.
-  const input = identifyRunInput(request.graphInput);
+  // The journal records the lead agent's own human messages, so they are named (given ids)
+  // before the graph runs; any other graph gets its input exactly as the caller sent it.
+  const input =
+    (request.graphId ?? LEAD_AGENT_GRAPH_ID) === LEAD_AGENT_GRAPH_ID
+      ? identifyRunInput(request.graphInput)
+      : { graphInput: request.graphInput, humanMessages: [] };
   const fence = manager.writeFence(record);
   const journal = ctx.eventStore
     ? (ctx.createJournal ?? ((options) => new RunJournal(options)))({
