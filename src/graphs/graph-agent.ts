@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkp
 import type { StreamingAgent } from "../ports/agent.js";
 import { checkStreamOptions, type RecursionLimits } from "../ports/agent-stream-options.js";
 import type { CompiledGraphLike } from "./compiled-graph.js";
+import { withRunMetadata } from "./run-metadata-saver.js";
 
 /** LangGraph's own default step limit: a graph written for `langgraph dev` behaves the same here. */
 export const GRAPH_DEFAULT_RECURSION_LIMIT = 25;
@@ -18,7 +19,7 @@ export function graphAgent(
   limits: RecursionLimits = {},
 ): StreamingAgent {
   const bound = graph.withConfig({});
-  if (run.checkpointer) bound.checkpointer = run.checkpointer;
+  if (run.checkpointer) bound.checkpointer = withRunMetadata(run.checkpointer);
   if (run.store) bound.store = run.store;
   const checkedLimits = {
     defaultRecursionLimit: GRAPH_DEFAULT_RECURSION_LIMIT,

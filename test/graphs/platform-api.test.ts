@@ -96,6 +96,25 @@ describe("threads of a served graph", () => {
   });
 });
 
+describe("history of a served graph", () => {
+  it("carries each run's metadata in its checkpoints, so history filters by it", async () => {
+    const client = server.client();
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "echo", { input: say("untagged") });
+    await client.runs.wait(thread.thread_id, "echo", {
+      input: say("tagged"),
+      metadata: { batch: "b-7" },
+    });
+    const all = await client.threads.getHistory(thread.thread_id);
+    const tagged = await client.threads.getHistory(thread.thread_id, {
+      metadata: { batch: "b-7" },
+    });
+    expect(tagged.length).toBeGreaterThan(0);
+    expect(tagged.length).toBeLessThan(all.length);
+    for (const state of tagged) expect(state.metadata).toMatchObject({ batch: "b-7" });
+  });
+});
+
 describe("the store of a served graph", () => {
   it("is the store the API reads and writes", async () => {
     const client = server.client();

@@ -73,6 +73,9 @@ export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): Ru
     ...(raw.tags ? { tags: raw.tags } : {}),
     ...(raw.run_name ? { run_name: raw.run_name } : {}),
     ...(durability ? { durability } : {}),
+    // LangGraph writes a run's config metadata into each checkpoint it makes, so history can be
+    // filtered by the run's metadata (as on the platform).
+    ...(body.metadata && Object.keys(body.metadata).length > 0 ? { metadata: body.metadata } : {}),
     ...(body.context ? { context: { ...body.context, user_id: ctx.userId } } : {}),
   };
   return {
