@@ -32,16 +32,10 @@ export type { ApiAssistant } from "./api-assistant.js";
 
 export const LEAD_AGENT_ASSISTANT_ID = LEAD_AGENT_GRAPH_ID;
 
-export interface NewApiAssistant {
-  assistant_id: string;
-  graph_id: string;
-  name: string;
-  description: string | null;
-  config: Record<string, unknown>;
-  context: Record<string, unknown>;
-  metadata: Record<string, unknown>;
+/** A create request: the assistant's fields before the store versions and stamps it. */
+export type NewApiAssistant = Omit<ApiAssistant, "version" | "created_at" | "updated_at"> & {
   if_exists: "raise" | "do_nothing";
-}
+};
 
 export function assistantNotFound(assistantId: string): NotFoundError {
   return new NotFoundError(
