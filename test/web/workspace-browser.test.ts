@@ -249,6 +249,26 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     await page.context().close();
   });
 
+  it("Stop with a draft in the box stops the run and keeps the draft unsent", async () => {
+    const page = await openPage(server.url);
+    await page.getByLabel("Model").selectOption("scripted");
+    await send(page, "hang now");
+    const stop = page.getByRole("button", { name: "Stop" });
+    await stop.waitFor();
+    await page.waitForURL(/\/chats\//);
+    await page.getByLabel("Message").fill("my next question");
+    await stop.click();
+    await page.getByRole("status").getByText("Stopped.").waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    expect(await page.getByLabel("Message").inputValue()).toBe("my next question");
+    const threadId = page.url().split("/").at(-1) ?? "";
+    const runs = await fetch(`${server.url}/api/threads/${threadId}/runs`).then(
+      (response) => response.json() as Promise<Array<{ status: string }>>,
+    );
+    expect(runs.map((run) => run.status)).toEqual(["interrupted"]);
+    await page.context().close();
+  });
+
   it("uploads an attached file that the agent then reads", async () => {
     const page = await openPage(server.url);
     await page.getByLabel("Model").selectOption("scripted");

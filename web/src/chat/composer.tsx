@@ -121,12 +121,14 @@ export function Composer({
           Plan
         </label>
         <span className="spacer" />
+        {/* Distinct keys: React must not turn the clicked Stop button into the submit button
+            before the click's default action runs (that submitted the draft). */}
         {busy ? (
-          <button type="button" className="danger" onClick={onStop}>
+          <button key="stop" type="button" className="danger" onClick={onStop}>
             Stop
           </button>
         ) : (
-          <button type="submit" className="primary" disabled={!canSend}>
+          <button key="send" type="submit" className="primary" disabled={!canSend}>
             Send
           </button>
         )}
