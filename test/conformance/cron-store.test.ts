@@ -2,14 +2,12 @@
  * The CronStore contract on every adapter: memory, SQLite (a temp file, two connections as two
  * processes would open it) and PostgreSQL (a database for this file; see test/helpers/postgres.ts).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe } from "vitest";
+import { describe } from "vitest";
 import { MemoryCronStore } from "../../src/stores/memory/cron-store.js";
-import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
+import type { SqlDatabase } from "../../src/stores/sql/database.js";
 import { SqlCronStore } from "../../src/stores/sql/sql-cron-store.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
+import { postgresShared, temporarySqliteFile, twoConnections } from "../helpers/two-connections.js";
 import { describeCronStore } from "./cron-store.js";
 
 describeCronStore("memory", async () => {
@@ -28,32 +26,13 @@ function sqlFixture(databases: Array<SqlDatabase | null>) {
 }
 
 describe("SQL crons on SQLite", () => {
-  let dir = "";
-  const databases: Array<SqlDatabase | null> = [null, null];
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "fawn-crons-"));
-    databases[0] = await openSqlDatabase(`sqlite:${join(dir, "fawn.db")}`);
-    databases[1] = await openSqlDatabase(`sqlite:${join(dir, "fawn.db")}`);
-  });
-  afterAll(async () => {
-    await Promise.all(databases.map((database) => database?.close()));
-    await rm(dir, { recursive: true, force: true });
-  });
+  const databases = twoConnections(() => temporarySqliteFile("fawn-crons-"));
   describeCronStore("sql (sqlite)", async () => sqlFixture(databases));
 });
 
 const postgres = await createPostgresTestDatabase("crons");
 
 describe.skipIf(postgres === null)("SQL crons on PostgreSQL", () => {
-  const databases: Array<SqlDatabase | null> = [null, null];
-  beforeAll(async () => {
-    if (postgres === null) return;
-    databases[0] = await openSqlDatabase(postgres.url);
-    databases[1] = await openSqlDatabase(postgres.url);
-  });
-  afterAll(async () => {
-    await Promise.all(databases.map((database) => database?.close()));
-    await postgres?.drop();
-  });
+  const databases = twoConnections(async () => postgresShared(postgres));
   describeCronStore("sql (postgres)", async () => sqlFixture(databases));
 });
