@@ -1,4 +1,5 @@
 import type { AssistantStore } from "./assistant-store.js";
+import type { DocumentStore } from "./document-store.js";
 import type { RunEventStore } from "./run-event-store.js";
 import type { RunStore } from "./run-store.js";
 import type { StoreDatabase } from "./store-database.js";
@@ -18,6 +19,8 @@ export interface FawnStores<Database extends StoreDatabase | null = StoreDatabas
   users: UserStore;
   /** Assistants and their versions (`/assistants…`). */
   assistants: AssistantStore;
+  /** The harness's per-owner documents: memory, custom agents, skills (see document-store.ts). */
+  documents: DocumentStore;
   /** The database behind the stores (health probe), or null for process-memory stores. */
   database: Database;
   close(): Promise<void>;

@@ -1,5 +1,6 @@
 import type { FawnStores } from "../../ports/fawn-stores.js";
 import { MemoryAssistantStore } from "./assistant-store.js";
+import { MemoryDocumentStore } from "./document-store.js";
 import { MemoryRunEventStore } from "./run-event-store.js";
 import { MemoryRunStore, type MemoryStoreOptions } from "./run-store.js";
 import { MemoryThreadStore } from "./thread-store.js";
@@ -12,12 +13,14 @@ export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores
   const threads = new MemoryThreadStore({ ...options, owners: runs });
   const users = new MemoryUserStore();
   const assistants = new MemoryAssistantStore();
+  const documents = new MemoryDocumentStore(options.clock ? { clock: options.clock } : {});
   return {
     runs,
     events,
     threads,
     users,
     assistants,
+    documents,
     database: null,
     async close() {
       await Promise.all([
@@ -26,6 +29,7 @@ export function createMemoryStores(options: MemoryStoreOptions = {}): FawnStores
         threads.close(),
         users.close(),
         assistants.close(),
+        documents.close(),
       ]);
     },
   };

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
 import { checkpointsMigration } from "./checkpoint/checkpoint-migration.js";
+import { documentsMigration } from "./documents/documents-migration.js";
 import { graphStoreMigration } from "./graph-store/graph-store-migration.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 
@@ -317,6 +318,7 @@ export function fawnMigrationProvider(dialect: SqlDialectName): MigrationProvide
         "0006_assistants": assistantsMigration(dialect),
         "0007_graph_store": graphStoreMigration(dialect),
         "0008_crons": cronsMigration(dialect),
+        "0009_harness_documents": documentsMigration(dialect),
       };
     },
   };

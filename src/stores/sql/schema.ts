@@ -106,6 +106,7 @@ export interface FawnTables {
   graph_store_items: GraphStoreItemsTable;
   crons: CronsTable;
   cron_firings: CronFiringsTable;
+  harness_documents: HarnessDocumentsTable;
 }
 
 /** Serialized bytes: PostgreSQL `bytea` (read as Buffer), SQLite BLOB (read as Uint8Array). */
@@ -284,4 +285,15 @@ export interface CronFiringsTable {
   attempt: number;
   run_id: string | null;
   completed_at: NullableTimestampColumn;
+}
+
+/** The harness's per-owner JSON documents (migration 0009); `value` is JSON text. */
+export interface HarnessDocumentsTable {
+  collection: string;
+  owner: string;
+  key: string;
+  value: string;
+  revision: number;
+  created_at: TimestampColumn;
+  updated_at: TimestampColumn;
 }

@@ -1,6 +1,7 @@
 import type { Clock } from "../../core/clock.js";
 import type { FawnStores } from "../../ports/fawn-stores.js";
 import { type OpenSqlDatabaseOptions, openSqlDatabase, type SqlDatabase } from "./database.js";
+import { SqlDocumentStore } from "./documents/sql-document-store.js";
 import { SqlAssistantStore } from "./sql-assistant-store.js";
 import { SqlRunEventStore } from "./sql-run-event-store.js";
 import { SqlRunStore } from "./sql-run-store.js";
@@ -17,6 +18,7 @@ export interface SqlStores extends FawnStores<SqlDatabase> {
   threads: SqlThreadStore;
   users: SqlUserStore;
   assistants: SqlAssistantStore;
+  documents: SqlDocumentStore;
   /** The shared database, e.g. for a recovery guard that reads runs inside an event write. */
   database: SqlDatabase;
 }
@@ -31,6 +33,7 @@ export function createSqlStores(database: SqlDatabase, options: { clock?: Clock 
     threads: new SqlThreadStore(database, storeOptions),
     users: new SqlUserStore(database),
     assistants: new SqlAssistantStore(database, storeOptions),
+    documents: new SqlDocumentStore(database, storeOptions),
     database,
     close: () => database.close(),
   };
