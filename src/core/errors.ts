@@ -50,6 +50,20 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
 
 const FAWN_ERROR_MARK = Symbol.for("fawn.error");
 
+/**
+ * An error answer: the human sentence in `detail` (a string, the convention of the LangGraph
+ * Platform and the reference), the stable code beside it, and any structured details after.
+ */
+export type ErrorBody = { detail: string; code: string } & Record<string, unknown>;
+
+export function errorBody(
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+): ErrorBody {
+  return { ...details, detail: message, code };
+}
+
 export interface FawnErrorOptions {
   cause?: unknown;
   status?: number;
@@ -75,8 +89,8 @@ export class FawnError extends Error {
     return typeof value === "object" && value !== null && FAWN_ERROR_MARK in value;
   }
 
-  toBody(): { detail: { code: FawnErrorCode; message: string } & Record<string, unknown> } {
-    return { detail: { code: this.code, message: this.message, ...this.details } };
+  toBody(): ErrorBody {
+    return errorBody(this.code, this.message, this.details);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { errorBody } from "../core/errors.js";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
 import {
@@ -92,10 +93,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const repeatedLines = new LogThrottle();
   app.onError((error, c) => errorResponse(error, c, logger, repeatedLines));
   const noRoute = (c: Context<GatewayEnv>) =>
-    c.json(
-      { detail: { code: "not_found", message: `No route for ${c.req.method} ${c.req.path}.` } },
-      404,
-    );
+    c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}.`), 404);
   app.notFound(noRoute);
   app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
   const plugins: PluginRoutesDeps | null = deps.extensions
@@ -193,15 +191,7 @@ function apiRoutes(
   const limitBody = bodyLimit({
     maxSize: maxBodyBytes,
     onError: (c) =>
-      c.json(
-        {
-          detail: {
-            code: "payload_too_large",
-            message: `Request body exceeds ${maxBodyBytes} bytes.`,
-          },
-        },
-        413,
-      ),
+      c.json(errorBody("payload_too_large", `Request body exceeds ${maxBodyBytes} bytes.`), 413),
   });
   // Uploads stream to disk under their own limits (`uploads.max_total_size`).
   api.use("*", (c, next) => (isUploadRequest(c) ? next() : limitBody(c, next)));

@@ -1,6 +1,7 @@
 import type { AddressInfo, Socket } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
+import { errorBody } from "../core/errors.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
 
 export interface GatewayServer {
@@ -91,7 +92,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const { status, reason, code, message } = describeClientError(error.code);
-  const body = JSON.stringify({ detail: { code, message } });
+  const body = JSON.stringify(errorBody(code, message));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       "Content-Type: application/json\r\n" +

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { errorBody } from "../core/errors.js";
 import type { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
 import type { StoreDatabase, StoreHealth } from "../ports/store-database.js";
@@ -35,7 +36,7 @@ export function healthRoute(deps: {
         status: "unhealthy",
         service: "fawn",
         store: "down",
-        detail: { code: "store_unavailable", message: "The database is unavailable." },
+        ...errorBody("store_unavailable", "The database is unavailable."),
       },
       503,
     );

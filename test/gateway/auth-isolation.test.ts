@@ -104,7 +104,7 @@ describe("user isolation under local auth", () => {
     for (const [method, path, body] of foreignRoutes({ threadId, runId, checkpointId })) {
       const response = await call(method, path, body, "none");
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 401 });
-      expect(await response.json()).toMatchObject({ detail: { code: "unauthorized" } });
+      expect(await response.json()).toMatchObject({ code: "unauthorized" });
     }
     expect((await fetch(`${h.url}/health`)).status).toBe(200);
     expect((await fetch(`${h.apiUrl}/info`)).status).toBe(200);
@@ -113,7 +113,7 @@ describe("user isolation under local auth", () => {
   it("answers 403 to a cookie request without the CSRF pair; reads and tokens need none", async () => {
     const denied = await call("POST", "/threads", {}, "cookie-without-csrf");
     expect(denied.status).toBe(403);
-    expect(await denied.json()).toMatchObject({ detail: { code: "forbidden" } });
+    expect(await denied.json()).toMatchObject({ code: "forbidden" });
     const withoutCookiePair = await fetch(`${h.apiUrl}/threads`, {
       method: "POST",
       headers: {

@@ -573,7 +573,8 @@ describe("fuzzing the gateway", () => {
       expect(answer.headers["content-type"]).toBe("application/json");
       expect(answer.headers.connection).toBe("close");
       expect(JSON.parse(answer.body)).toEqual({
-        detail: { code: "bad_request", message: expect.stringContaining("Malformed HTTP request") },
+        detail: expect.stringContaining("Malformed HTTP request"),
+        code: "bad_request",
       });
     }
     expect((await fetch(`${h.url}/health`)).status).toBe(200);
@@ -632,7 +633,7 @@ describe("connection timeouts", () => {
   function expectTimeoutAnswer(answer: Awaited<ReturnType<typeof rawHttpExchange>>): void {
     expect(answer.status).toBe(408);
     expect(answer.headers.connection).toBe("close");
-    expect(JSON.parse(answer.body)).toMatchObject({ detail: { code: "request_timeout" } });
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "request_timeout" });
   }
 
   it("closes a request of only CRLFs with a 408 {detail} once the header timeout passes", async () => {

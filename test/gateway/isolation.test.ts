@@ -81,7 +81,7 @@ describe("user isolation", () => {
   it("answers 401 without credentials, except on public routes", async () => {
     const response = await call("GET", `/threads/${threadId}`, undefined, null);
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ detail: { code: "unauthorized" } });
+    expect(await response.json()).toMatchObject({ code: "unauthorized" });
     expect((await fetch(`${h.url}/health`)).status).toBe(200);
     expect((await fetch(`${h.apiUrl}/info`)).status).toBe(200);
   });

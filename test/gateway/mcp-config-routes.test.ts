@@ -68,7 +68,8 @@ interface McpView {
   mcp_servers: Record<string, ServerView>;
 }
 interface ErrorBody {
-  detail: { code: string; message: string };
+  detail: string;
+  code: string;
 }
 
 async function viewOf(response: Response): Promise<McpView> {
@@ -110,7 +111,7 @@ describe("MCP config API", () => {
         body: method === "GET" ? null : "{}",
       });
       expect({ path, method, status: forbidden.status }).toEqual({ path, method, status: 403 });
-      expect(await forbidden.json()).toMatchObject({ detail: { code: "forbidden" } });
+      expect(await forbidden.json()).toMatchObject({ code: "forbidden" });
       const anonymous = await fetch(`${h.apiUrl}${path}`, { method });
       expect(anonymous.status).toBe(401);
     }
@@ -163,14 +164,14 @@ describe("MCP config API", () => {
     };
     const refused = await asAdmin("PUT", "/mcp/config", { mcp_servers: moved });
     expect(refused.status).toBe(400);
-    expect((await errorOf(refused)).detail.message).toMatch(/remote.*cannot be reused.*url/);
+    expect((await errorOf(refused)).detail).toMatch(/remote.*cannot be reused.*url/);
 
     const unknownKey = {
       github: { ...view.mcp_servers.github, env: { ...view.mcp_servers.github?.env, NEW: "***" } },
     };
     const noValue = await asAdmin("PUT", "/mcp/config", { mcp_servers: unknownKey });
     expect(noValue.status).toBe(400);
-    expect((await errorOf(noValue)).detail.message).toMatch(/github\.env\.NEW/);
+    expect((await errorOf(noValue)).detail).toMatch(/github\.env\.NEW/);
     // Nothing of the refused writes reached the file.
     expect((await stored()).mcpServers.remote?.url).toBe(REMOTE.url);
   });
@@ -180,7 +181,7 @@ describe("MCP config API", () => {
       mcp_servers: { shell: { command: "bash", args: ["-c", "id"] } },
     });
     expect(bash.status).toBe(400);
-    expect((await errorOf(bash)).detail.message).toMatch(
+    expect((await errorOf(bash)).detail).toMatch(
       /"bash" for "shell" is not allowed.*npx, uvx.*FAWN_MCP_STDIO_COMMAND_ALLOWLIST/,
     );
     const path = await asAdmin("PUT", "/mcp/config", {
@@ -192,7 +193,7 @@ describe("MCP config API", () => {
       mcp_servers: { remote: { type: "http", url: "ftp://example.com" } },
     });
     expect(bad.status).toBe(422);
-    expect((await errorOf(bad)).detail.message).toMatch(/mcpServers\.remote\.url/);
+    expect((await errorOf(bad)).detail).toMatch(/mcpServers\.remote\.url/);
     expect(Object.keys((await stored()).mcpServers)).toEqual(["github", "remote"]);
   });
 

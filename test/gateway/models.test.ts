@@ -196,9 +196,9 @@ describe("GET /api/models", () => {
     });
     const missing = await fetch(`${apiUrl}/models/nope`);
     expect(missing.status).toBe(404);
-    const body = (await missing.json()) as { detail: { code: string; message: string } };
-    expect(body.detail.code).toBe("not_found");
-    expect(body.detail.message).toContain("GET /api/models");
+    const body = (await missing.json()) as { detail: string; code: string };
+    expect(body.code).toBe("not_found");
+    expect(body.detail).toContain("GET /api/models");
 
     const demo = await fetch(`${apiUrl}/models/demo`);
     expect(demo.status).toBe(200);

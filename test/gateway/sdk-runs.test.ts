@@ -242,8 +242,8 @@ describe("runs via the SDK", () => {
       surprise: 1,
     });
     expect(unknown.status).toBe(422);
-    const body = (await unknown.json()) as { detail: { code: string } };
-    expect(body.detail.code).toBe("validation_failed");
+    const body = (await unknown.json()) as { code: string };
+    expect(body.code).toBe("validation_failed");
     const mode = await post(`/threads/${thread.thread_id}/runs/stream`, {
       input: say("x"),
       stream_mode: "tokens",

@@ -126,7 +126,7 @@ describe("skills routes (auth disabled)", () => {
     ] as const) {
       const response = await request(h, method, path, body);
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
-      expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
+      expect(await response.json()).toMatchObject({ code: "not_found" });
     }
   });
 

@@ -247,9 +247,9 @@ describe("uploads over HTTP", () => {
     for (const { files, detail } of cases) {
       const response = await upload(threadId, form(files));
       expect(response.status).toBe(413);
-      const body = (await response.json()) as { detail: { code: string; message: string } };
-      expect(body.detail.code).toBe("payload_too_large");
-      expect(body.detail.message).toMatch(detail);
+      const body = (await response.json()) as { detail: string; code: string };
+      expect(body.code).toBe("payload_too_large");
+      expect(body.detail).toMatch(detail);
       // The earlier upload is untouched, and no staging or partial file is left.
       expect(await entries(threadId)).toEqual(["keep.txt"]);
       expect(await readFile(join(uploadsDir(threadId), "keep.txt"), "utf8")).toBe("original");
@@ -272,7 +272,7 @@ describe("uploads over HTTP", () => {
       chunked: true,
     });
     expect(chunked.status).toBe(413);
-    expect(JSON.parse(chunked.body)).toMatchObject({ detail: { code: "payload_too_large" } });
+    expect(JSON.parse(chunked.body)).toMatchObject({ code: "payload_too_large" });
     expect(await entries(threadId)).toEqual([]);
   });
 
@@ -309,8 +309,8 @@ describe("uploads over HTTP", () => {
     for (const [pending, detail] of bad) {
       const response = await pending;
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { detail: { message: string } };
-      expect(body.detail.message).toMatch(detail);
+      const body = (await response.json()) as { detail: string };
+      expect(body.detail).toMatch(detail);
     }
     const truncated = multipartBody([{ filename: "cut.txt", content: "partial" }]);
     const cut = await uploadRaw(threadId, {
@@ -341,9 +341,9 @@ describe("uploads over HTTP", () => {
       ]) {
         const response = await uploadRaw(threadId, multipartBody([{ ...part, content: "x" }]));
         expect(response.status, what).toBe(400);
-        const body = (await response.json()) as { detail: { code: string; message: string } };
-        expect(body.detail.code, what).toBe("bad_request");
-        expect(body.detail.message, what).toMatch(/invisible .*character U\+[0-9A-F]{4,5}/);
+        const body = (await response.json()) as { detail: string; code: string };
+        expect(body.code, what).toBe("bad_request");
+        expect(body.detail, what).toMatch(/invisible .*character U\+[0-9A-F]{4,5}/);
       }
     }
     const deleted = await rawRequest(gateway.url, {
@@ -352,7 +352,7 @@ describe("uploads over HTTP", () => {
       headers: ALICE,
     });
     expect(deleted.status).toBe(400);
-    expect(JSON.parse(deleted.body).detail.message).toMatch(/invisible .*character U\+200B/);
+    expect(JSON.parse(deleted.body).detail).toMatch(/invisible .*character U\+200B/);
     expect(await entries(threadId)).toEqual([]);
   });
 
@@ -429,7 +429,7 @@ describe("uploads over HTTP", () => {
         headers: ALICE,
       });
       expect(response.status, name).toBe(400);
-      expect(JSON.parse(response.body).detail.message, name).toMatch(/^Invalid file name/);
+      expect(JSON.parse(response.body).detail, name).toMatch(/^Invalid file name/);
     }
     // A `..` segment, plain or encoded, is folded by the server's URL parsing: no route.
     for (const name of ["..", "%2e%2e", ".%2E"]) {
@@ -439,7 +439,7 @@ describe("uploads over HTTP", () => {
         headers: ALICE,
       });
       expect(response.status, name).toBe(404);
-      expect(JSON.parse(response.body).detail.message, name).toMatch(/^No route/);
+      expect(JSON.parse(response.body).detail, name).toMatch(/^No route/);
     }
     expect(await entries(threadId)).toEqual(["stays.txt"]);
   });
@@ -464,7 +464,7 @@ describe("uploads over HTTP", () => {
     // Uploading over a folder or a link of the same name is refused whole.
     const over = await upload(threadId, form([{ name: "folder", content: "x" }]));
     expect(over.status).toBe(409);
-    expect(((await over.json()) as { detail: { message: string } }).detail.message).toMatch(
+    expect(((await over.json()) as { detail: string }).detail).toMatch(
       /holds a folder or link of that name/,
     );
     expect((await stat(join(dir, "folder"))).isDirectory()).toBe(true);

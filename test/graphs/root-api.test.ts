@@ -35,7 +35,7 @@ it("answers the SDK at the bare server address", async () => {
 it("answers unknown API paths at the root with the JSON 404", async () => {
   const response = await fetch(`${served.url}/threads/nope/not-a-route`, { method: "POST" });
   expect(response.status).toBe(404);
-  expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
+  expect(await response.json()).toMatchObject({ code: "not_found" });
   expect((await fetch(`${served.url}/health`)).status).toBe(200);
 });
 

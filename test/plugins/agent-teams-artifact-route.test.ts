@@ -95,8 +95,8 @@ const get = (artifactId: string, version = "1", user = "alice", team = teamId) =
 
 async function expect404(response: Response, message: string): Promise<void> {
   expect(response.status).toBe(404);
-  const body = (await response.json()) as { detail: { message: string } };
-  expect(body.detail.message).toContain(message);
+  const body = (await response.json()) as { detail: string };
+  expect(body.detail).toContain(message);
 }
 
 describe("GET …/teams/:team_id/artifacts/:artifact_id/:version", () => {

@@ -101,7 +101,7 @@ describe("hard links in a thread's outputs", () => {
     expect(refused.status).toBe(404);
     const body = await refused.text();
     expect(body).not.toContain(SECRET.trim());
-    expect(JSON.parse(body)).toMatchObject({ detail: { code: "not_found" } });
+    expect(JSON.parse(body)).toMatchObject({ code: "not_found" });
     const served = await artifact("report.txt");
     expect(served.status).toBe(200);
     expect(await served.text()).toBe("mine\n");

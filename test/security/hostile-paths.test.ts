@@ -338,7 +338,7 @@ describe("hostile paths: zero escapes, clear refusals", { timeout: 180_000 }, ()
       ];
       for (const response of responses) {
         expect(response.status).toBe(404);
-        expect(JSON.parse(response.body)).toMatchObject({ detail: { code: "not_found" } });
+        expect(JSON.parse(response.body)).toMatchObject({ code: "not_found" });
       }
     });
   });
@@ -418,12 +418,12 @@ function judgeToolAnswer(
   return "contained";
 }
 
-/** An HTTP refusal: 4xx (never 5xx) with a JSON `{"detail": {code, message}}` body. */
+/** An HTTP refusal: 4xx (never 5xx) with a JSON `{"detail": "<sentence>", "code"}` body. */
 function httpRefusalProblems(id: string, status: number, body: string): string[] {
   if (status < 400 || status >= 500) return [`${id}: status ${status}: ${body.slice(0, 200)}`];
   try {
-    const parsed = JSON.parse(body) as { detail?: { code?: unknown; message?: unknown } };
-    if (typeof parsed.detail?.message !== "string" || typeof parsed.detail.code !== "string") {
+    const parsed = JSON.parse(body) as { detail?: unknown; code?: unknown };
+    if (typeof parsed.detail !== "string" || typeof parsed.code !== "string") {
       return [`${id}: ${status} without a detail: ${body.slice(0, 200)}`];
     }
   } catch {

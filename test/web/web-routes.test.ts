@@ -17,7 +17,7 @@ import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 /** The gateway's shape: health, an `/api` sub-app, then the UI last (as in app.ts). */
 function gateway(root: string): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  app.notFound((c) => c.json({ detail: { code: "not_found", message: "No route." } }, 404));
+  app.notFound((c) => c.json({ detail: "No route.", code: "not_found" }, 404));
   app.route("/", healthRoute({ database: null, logger: createLogger({ level: "silent" }) }));
   const api = new Hono<GatewayEnv>();
   api.get("/info", (c) => c.json({ name: "fawn" }));
@@ -67,7 +67,7 @@ describe("web routes", () => {
   it("answers a program's request for a client route with the JSON 404, not the page", async () => {
     const response = await get("/does/not/exist", "*/*");
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
+    expect(await response.json()).toMatchObject({ code: "not_found" });
     expect((await get("/", "*/*")).status).toBe(200);
   });
 
@@ -88,7 +88,7 @@ describe("web routes", () => {
   it("answers 404 for a missing asset instead of index.html", async () => {
     const response = await get("/assets/index-old999.js");
     expect(response.status).toBe(404);
-    expect(await response.json()).toMatchObject({ detail: { code: "not_found" } });
+    expect(await response.json()).toMatchObject({ code: "not_found" });
   });
 
   it("never shadows /api or /health", async () => {

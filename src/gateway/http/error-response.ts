@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { describeError, isFawnError } from "../../core/errors.js";
+import { describeError, errorBody, isFawnError } from "../../core/errors.js";
 import type { LogThrottle } from "../../core/log-throttle.js";
 import type { Logger } from "../../core/logger.js";
 
@@ -23,7 +23,7 @@ export function errorResponse(
   }
   if (error instanceof HTTPException && error.status < 500) {
     return c.json(
-      { detail: { code: codeForStatus(error.status), message: error.message || "Bad request" } },
+      errorBody(codeForStatus(error.status), error.message || "Bad request"),
       error.status,
     );
   }
@@ -32,7 +32,7 @@ export function errorResponse(
     // this answer, and it is not a server fault.
     logger.debug({ path: c.req.path }, "client disconnected before the response");
     return c.json(
-      { detail: { code: "client_closed", message: "Client closed the request." } },
+      errorBody("client_closed", "Client closed the request."),
       499 as ContentfulStatusCode,
     );
   }
@@ -45,10 +45,7 @@ export function errorResponse(
         "store unavailable",
       );
     }
-    return c.json(
-      { detail: { code: error.code, message: "Service temporarily unavailable; retry shortly." } },
-      503,
-    );
+    return c.json(errorBody(error.code, "Service temporarily unavailable; retry shortly."), 503);
   }
   logger.error(
     {
@@ -58,7 +55,7 @@ export function errorResponse(
     },
     "request failed",
   );
-  return c.json({ detail: { code: "internal", message: "Internal server error" } }, 500);
+  return c.json(errorBody("internal", "Internal server error"), 500);
 }
 
 function codeForStatus(status: number): string {

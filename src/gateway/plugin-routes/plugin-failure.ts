@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AgentRunError, describeError, isFawnError } from "../../core/errors.js";
+import { AgentRunError, describeError, errorBody, isFawnError } from "../../core/errors.js";
 import type { LoadedExtensions, LoadedPlugin } from "../../extensions/host/index.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 
@@ -9,7 +9,7 @@ const DELIBERATE_ERROR_NAMES = new Set(["Error", "AgentRunError"]);
 
 /**
  * A plugin handler's failure as an HTTP answer, never a 5xx for bad input: an `AgentRunError`
- * (or any Fawn error) keeps its status and `{detail: {code, message}}`; a plain `Error` is the
+ * (or any Fawn error) keeps its status and `{detail, code}`; a plain `Error` is the
  * plugin refusing the input, a 400 with its message. A plugin bug is a 400 too, and a diagnostic.
  */
 export function pluginFailureResponse(
@@ -32,7 +32,7 @@ export function pluginFailureResponse(
     error instanceof Error && error.message
       ? error.message
       : `The plugin could not handle this request (${what}).`;
-  return c.json({ detail: { code: "bad_request", message: message.slice(0, 2000) } }, 400);
+  return c.json(errorBody("bad_request", message.slice(0, 2000)), 400);
 }
 
 export function record(

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { StatusCode } from "hono/utils/http-status";
 import { isPlainObject } from "../../core/config/env-expansion.js";
-import { NotFoundError, ValidationError } from "../../core/errors.js";
+import { errorBody, NotFoundError, ValidationError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
 import type { AgentRunsProvider } from "../../extensions/agent-runs-provider.js";
 import type { ActionContext, PluginRoute } from "../../extensions/api/plugin.js";
@@ -39,12 +39,10 @@ export function pluginRoutes(deps: PluginRoutesDeps): Hono<GatewayEnv> {
       maxSize: MAX_PLUGIN_BODY_BYTES,
       onError: (c) =>
         c.json(
-          {
-            detail: {
-              code: "payload_too_large",
-              message: `Plugin request bodies are limited to ${MAX_PLUGIN_BODY_BYTES} bytes.`,
-            },
-          },
+          errorBody(
+            "payload_too_large",
+            `Plugin request bodies are limited to ${MAX_PLUGIN_BODY_BYTES} bytes.`,
+          ),
           413,
         ),
     }),
@@ -121,10 +119,7 @@ async function servePluginRoute(
         : null;
   if (problem !== null) {
     record(deps.extensions, plugin, "error", `route ${route.method} ${route.path} ${problem}`);
-    return c.json(
-      { detail: { code: "bad_request", message: "The plugin gave an invalid answer." } },
-      400,
-    );
+    return c.json(errorBody("bad_request", "The plugin gave an invalid answer."), 400);
   }
   if (status === 204 || status === 304) return c.body(null, status as StatusCode);
   if (isBinaryAnswer(answer)) return sendBinary(c, answer, status as 200);

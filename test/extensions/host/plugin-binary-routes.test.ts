@@ -130,7 +130,8 @@ describe("binary plugin route answers", () => {
       expect(response.status).toBe(400);
       expect(response.headers.get("x-evil")).toBeNull();
       expect(await response.json()).toEqual({
-        detail: { code: "bad_request", message: "The plugin gave an invalid answer." },
+        detail: "The plugin gave an invalid answer.",
+        code: "bad_request",
       });
       expect(server.fawn.extensions.diagnostics.list().slice(before)).toEqual([
         expect.objectContaining({ namespace: "test.binary", level: "error" }),

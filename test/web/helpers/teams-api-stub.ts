@@ -135,7 +135,8 @@ export class TeamsApiStub {
       const status = error instanceof Refusal ? error.status : 500;
       const message = error instanceof Error ? error.message : String(error);
       await json(route, status, {
-        detail: { code: status === 409 ? "conflict" : "invalid_request", message },
+        detail: message,
+        code: status === 409 ? "conflict" : "invalid_request",
       });
     }
   }

@@ -3,7 +3,7 @@ import { ApiError, apiFetch, apiJson } from "./http.js";
 /*
  * The extension host's HTTP surface: `GET /api/extensions` lists the loaded plugins and
  * `POST /api/extensions/<namespace>/actions/<name>` runs a plugin action (JSON object in, JSON out,
- * errors as `{"detail": {"code", "message"}}` like the rest of the API).
+ * errors as `{"detail", "code"}` like the rest of the API).
  */
 
 /** Path (under `/api`) of something a plugin serves: `/extensions/<namespace>/<segments…>`. */

@@ -1,7 +1,7 @@
 /**
  * Same-origin calls to Fawn's API. Cookies ride along; mutating requests echo the readable
  * `csrf_token` cookie in `X-CSRF-Token` (the gateway's double-submit check under local auth).
- * Error bodies are `{"detail": {"code", "message"}}`; `ApiError` carries both.
+ * Error bodies are `{"detail": "<sentence>", "code": "<code>"}`; `ApiError` carries both.
  */
 
 export const API_BASE = "/api";
@@ -56,14 +56,10 @@ export async function toApiError(response: Response): Promise<ApiError> {
   let message = `${response.status} ${response.statusText}`;
   try {
     const body: unknown = await response.json();
-    if (typeof body === "object" && body !== null && "detail" in body) {
-      const detail = (body as { detail: unknown }).detail;
-      if (typeof detail === "string") message = detail;
-      else if (typeof detail === "object" && detail !== null) {
-        const record = detail as Record<string, unknown>;
-        if (typeof record.code === "string") code = record.code;
-        if (typeof record.message === "string") message = record.message;
-      }
+    if (typeof body === "object" && body !== null) {
+      const record = body as Record<string, unknown>;
+      if (typeof record.detail === "string") message = record.detail;
+      if (typeof record.code === "string") code = record.code;
     }
   } catch {
     // Not JSON: keep the status line.
