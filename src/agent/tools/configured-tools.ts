@@ -102,8 +102,13 @@ export function checkConfiguredTools(
   createConfiguredTools(entries, { ...options, logger: silent });
 }
 
+/** The reference's sandbox tools (`deerflow.sandbox.tools:*`), which Fawn always has. */
+export function isBuiltInToolUse(use: string): boolean {
+  return use.startsWith(BUILT_IN_TOOL_PREFIX);
+}
+
 function skipOrRefuse(entry: ConfiguredToolEntry, where: string, logger: Logger): void {
-  if (entry.use.startsWith(BUILT_IN_TOOL_PREFIX)) {
+  if (isBuiltInToolUse(entry.use)) {
     logger.debug({ tool: entry.name }, `config: ${where} is a built-in sandbox tool; skipped`);
     return;
   }

@@ -1,0 +1,55 @@
+import { ConfigError, describeError } from "../../core/errors.js";
+import {
+  CONFIGURED_TOOL_USES,
+  type ConfiguredToolEntry,
+  type ConfiguredToolsOptions,
+  checkConfiguredTools,
+  isBuiltInToolUse,
+} from "./configured-tools.js";
+
+/** What `fawn doctor` says of one `tools:` entry. */
+export interface ConfiguredToolStatus {
+  name: string;
+  use: string;
+  group: string | null;
+  /**
+   * `built`: the entry builds a tool; `built-in`: Fawn always has this tool (the entry adds
+   * nothing); `unavailable`: it builds nothing (the hint says what to use instead); `invalid`:
+   * a bad option, which stops start-up.
+   */
+  status: "built" | "built-in" | "unavailable" | "invalid";
+  /** A line for the operator: the provider used, or what is wrong and how to fix it. */
+  detail: string;
+}
+
+/** Each `tools:` entry with what it builds, without keeping any tool. */
+export function describeConfiguredTools(
+  entries: readonly ConfiguredToolEntry[],
+  options: Pick<ConfiguredToolsOptions, "env" | "reservedNames"> = {},
+): ConfiguredToolStatus[] {
+  return entries.map((entry) => {
+    const base = { name: entry.name, use: entry.use, group: entry.group ?? null };
+    if (isBuiltInToolUse(entry.use)) {
+      return { ...base, status: "built-in", detail: "always available in the sandbox" };
+    }
+    const binding = CONFIGURED_TOOL_USES[entry.use];
+    if (!binding) {
+      return {
+        ...base,
+        status: "unavailable",
+        detail: `not provided by Fawn; use one of ${Object.keys(CONFIGURED_TOOL_USES).join(", ")}`,
+      };
+    }
+    try {
+      checkConfiguredTools([entry], options);
+      return {
+        ...base,
+        status: "built",
+        detail: `${binding.kind}${binding.provider ? ` via ${binding.provider}` : ""}`,
+      };
+    } catch (error) {
+      const detail = error instanceof ConfigError ? error.message : describeError(error);
+      return { ...base, status: "invalid", detail };
+    }
+  });
+}
