@@ -12,6 +12,7 @@ import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { ThreadArtifacts } from "../extensions/artifacts/index.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AgentFactory } from "../ports/agent.js";
+import type { DocumentStore } from "../ports/document-store.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
@@ -45,6 +46,8 @@ export interface AgentParts {
   extensions?: LoadedExtensions | null;
   /** Run handles for plugin tools (a provider attached once the gateway exists). */
   agentRuns?: AgentRunsProvider | null;
+  /** The harness documents (custom agents, user profiles), shared by every process. */
+  documents?: DocumentStore;
 }
 
 /** Builds the runtime's agent factory once the checkpointer and sandbox are chosen. */
@@ -196,6 +199,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       sandbox,
       extensions: plugins.extensions,
       agentRuns: plugins.agentRuns,
+      documents: stores.documents,
     }),
   });
   const recovery = new OrphanRecovery(runs, stores.threads);

@@ -75,13 +75,14 @@ export function servedAgent(
   let lead: AgentFactory | undefined;
   return {
     graphs: staticGraphCatalog([LEAD_AGENT_GRAPH, ...loaded.graphs.map((g) => g.served)]),
-    build: ({ checkpointer, sandbox, extensions, agentRuns }) => {
+    build: ({ checkpointer, sandbox, extensions, agentRuns, documents }) => {
       lead ??= createLeadAgentFactory({
         config,
         checkpointer,
         logger,
         extensions: extensions ?? null,
         agentRuns: agentRuns ?? null,
+        documents: documents ?? null,
         sandbox: { provider: sandbox, settings: sandboxToolSettingsOf(config) },
       });
       const leadFactory = lead;

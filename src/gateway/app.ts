@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { CustomAgentStore } from "../agent/custom-agents/custom-agent-store.js";
 import { errorBody } from "../core/errors.js";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
@@ -9,6 +10,7 @@ import {
   staticGraphCatalog,
   undescribedGraph,
 } from "../ports/graph-catalog.js";
+import { agentRoutes } from "./agents/agent-routes.js";
 import { artifactRoutes } from "./artifacts/artifact-routes.js";
 import { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
@@ -175,6 +177,7 @@ export function createGatewayServices(
     graphStore,
     reset,
     ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
+    customAgents: new CustomAgentStore(stores.documents),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,
@@ -209,6 +212,7 @@ function apiRoutes(
   api.route("/", modelRoutes(s));
   api.route("/", skillRoutes(s));
   api.route("/", memoryRoutes(s));
+  api.route("/", agentRoutes(s));
   api.route("/", storeRoutes(s));
   if (s.reset) api.route("/", truncateRoutes(s.reset));
   api.route("/", mcpRoutes(s, auth));

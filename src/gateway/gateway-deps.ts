@@ -6,6 +6,7 @@ import type { AgentRunsProvider } from "../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../extensions/host/index.js";
 import type { AssistantStore } from "../ports/assistant-store.js";
 import type { CronStore } from "../ports/cron-store.js";
+import type { DocumentStore } from "../ports/document-store.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
@@ -39,6 +40,8 @@ export interface GatewayStores {
   users: UserStore;
   /** Assistants and their versions. */
   assistants: AssistantStore;
+  /** The harness documents: custom agents and user profiles (see ports/document-store.ts). */
+  documents: DocumentStore;
   /** Null for process-memory stores (nothing to probe; local accounts vanish on restart). */
   database: StoreDatabase | null;
 }

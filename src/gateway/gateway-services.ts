@@ -1,3 +1,4 @@
+import type { CustomAgentStore } from "../agent/custom-agents/custom-agent-store.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
@@ -26,6 +27,8 @@ export interface GatewayServices {
   reset: DataReset | null;
   /** Scheduled runs, when the server has a cron store. */
   crons?: CronService;
+  /** Users' custom agents and profiles (`/agents`, `/user-profile`). */
+  customAgents: CustomAgentStore;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

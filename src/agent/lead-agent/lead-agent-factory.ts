@@ -9,6 +9,13 @@ import { DEFAULT_USER_ID, FawnPaths } from "../../core/paths.js";
 import type { AgentRunsProvider } from "../../extensions/agent-runs-provider.js";
 import type { LoadedExtensions } from "../../extensions/host/index.js";
 import type { AgentFactory } from "../../ports/agent.js";
+import type { DocumentStore } from "../../ports/document-store.js";
+import {
+  modelWithAgentSettings,
+  runOptionsWithAgent,
+} from "../custom-agents/agent-run-settings.js";
+import { CustomAgentStore } from "../custom-agents/custom-agent-store.js";
+import { customAgentForRun, toolsForGroups } from "../custom-agents/run-agent.js";
 import { mcpToolCacheFor } from "../mcp/mcp-tool-cache.js";
 import { acceptMcpTools } from "../mcp/merge-mcp-tools.js";
 import { LeadMemory } from "../memory/lead-memory.js";
@@ -68,6 +75,8 @@ export interface LeadAgentFactoryOptions {
   /** Run handles plugin tools and hooks act through (for the run's user). */
   agentRuns?: AgentRunsProvider | null;
   logger?: Logger;
+  /** Where users' custom agents and profiles are kept (`agent_name` runs need it). */
+  documents?: DocumentStore | null;
 }
 
 /**
@@ -85,7 +94,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       ? createSandboxTools({ ...options.sandbox, paths })
       : createThreadFileTools({ paths }));
   // config.yaml `tools:` entries (web_search, web_fetch) join every run's tool list.
-  const tools = [
+  const allTools = [
     ...builtInTools,
     ...createConfiguredTools(options.config.tools ?? [], {
       logger,
@@ -98,6 +107,8 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
     logger,
   });
+  const customAgents = options.documents ? new CustomAgentStore(options.documents) : null;
+  const knownModel = (name: string) => !selectModelConfig(options.config, name).fellBack;
   const memory = new LeadMemory({
     home: options.config.home,
     config: options.config.memory,
@@ -120,7 +131,14 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     thinkingEnabled: boolean,
     reasoningEffort: string | undefined,
   ): Promise<BaseChatModel> => {
-    const key = JSON.stringify([model.name, thinkingEnabled, reasoningEffort ?? null]);
+    const key = JSON.stringify([
+      model.name,
+      thinkingEnabled,
+      reasoningEffort ?? null,
+      // A custom agent's sampling overrides make a distinct model.
+      model.temperature ?? null,
+      model.max_tokens ?? null,
+    ]);
     let created = models.get(key);
     if (!created) {
       created = createChatModel(model, {
@@ -153,10 +171,24 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
   });
 
   return async ({ config, checkpointer: runCheckpointer }) => {
-    const run = leadRunOptions(config);
+    const userId = runUserId(config);
+    const asked = leadRunOptions(config);
+    // The run's custom agent (`agent_name`): its defaults, tools, SOUL.md and the user's profile.
+    const custom = await customAgentForRun({
+      store: customAgents,
+      owner: userId,
+      agentName: asked.agentName,
+      bootstrap: asked.bootstrap === true,
+      knownModel,
+      logger,
+    });
+    const agent = custom.definition;
+    const run = runOptionsWithAgent(asked, agent);
     // The run's fenced view of the runtime's saver, when the runtime handed one.
     const checkpointer = runCheckpointer ?? options.checkpointer;
-    const { model, fellBack } = selectModelConfig(options.config, run.modelName);
+    const selected = selectModelConfig(options.config, run.modelName);
+    const { fellBack } = selected;
+    const model = modelWithAgentSettings(selected.model, agent);
     if (fellBack) {
       logger.warn(
         { requested: run.modelName, using: model.name },
@@ -173,15 +205,17 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
             logger,
             ...(options.env ? { env: options.env } : {}),
           }).tools();
-    const userId = runUserId(config);
     const skills = await skillsForRun({
       catalog: skillCatalog,
       paths,
       userId,
       inSandbox: options.sandbox !== undefined && options.tools === undefined,
       deferred: options.config.skills?.deferred_discovery === true,
+      only: agent?.skills ?? null,
       logger,
     });
+    // A custom agent's `tool_groups` whitelist narrows the grouped tools.
+    const tools = toolsForGroups(allTools, agent?.tool_groups ?? null, options.config.tools ?? []);
     const middlewares =
       options.middlewares?.(run) ??
       buildLeadMiddlewares({
@@ -196,7 +230,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
         memory: memory.runMiddleware(),
         plugins: pluginMiddlewares,
       });
-    const leadOnlyTools = [...memory.tools(), ...skills.tools, ...pluginTools];
+    const leadOnlyTools = [...memory.tools(), ...skills.tools, ...pluginTools, ...custom.tools];
     // MCP tools come last: every other tool keeps its name, first one wins.
     const acceptedMcpTools = acceptMcpTools(
       [
@@ -227,6 +261,8 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
           skills: skills.prompt,
           skillsDeferred: skills.deferred,
           memory: await memory.promptBlock(userId),
+          agentName: agent?.name,
+          agentPrompt: custom.prompt,
         }),
       resolveModel,
       logger,
@@ -245,7 +281,14 @@ function leadSystemPrompt(
   middlewares: readonly AgentMiddleware[],
   run: LeadRunOptions,
   settings: { maxTotalSubagents: number },
-  perUser: { skills: readonly PromptSkill[]; skillsDeferred: boolean; memory: string | null },
+  perUser: {
+    skills: readonly PromptSkill[];
+    skillsDeferred: boolean;
+    memory: string | null;
+    /** The custom agent's name and prompt blocks (agent/custom-agents). */
+    agentName?: string | undefined;
+    agentPrompt: string | null;
+  },
 ): string {
   const all = [...tools, ...middlewares.flatMap((middleware) => middleware.tools ?? [])];
   const seen = new Set<string>();
@@ -255,6 +298,8 @@ function leadSystemPrompt(
     skills: perUser.skills,
     skillsDeferred: perUser.skillsDeferred,
     memory: perUser.memory,
+    ...(perUser.agentName ? { agentName: perUser.agentName } : {}),
+    agentPrompt: perUser.agentPrompt,
     subagents: run.subagentEnabled
       ? subagentLimits({
           ...(run.maxConcurrentSubagents !== undefined

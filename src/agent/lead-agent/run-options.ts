@@ -13,6 +13,12 @@ export interface LeadRunOptions {
   maxTotalSubagents: number | undefined;
   /** `non_interactive`: no `ask_clarification` tool. */
   nonInteractive: boolean;
+  /** `agent_name`: the custom agent the run is for (as given; validated when loaded). */
+  agentName?: string | undefined;
+  /** `is_bootstrap`: the conversation that creates the custom agent `agentName`. */
+  bootstrap?: boolean;
+  /** Whether `thinking_enabled` was given (else a custom agent's default applies). */
+  thinkingGiven?: boolean;
 }
 
 export function leadRunOptions(config: Record<string, unknown>): LeadRunOptions {
@@ -30,6 +36,9 @@ export function leadRunOptions(config: Record<string, unknown>): LeadRunOptions 
     maxConcurrentSubagents: numberOf(merged.max_concurrent_subagents),
     maxTotalSubagents: numberOf(merged.max_total_subagents),
     nonInteractive: merged.non_interactive === true,
+    agentName: stringOf(merged.agent_name),
+    bootstrap: merged.is_bootstrap === true,
+    thinkingGiven: typeof thinking === "boolean",
   };
 }
 

@@ -16,6 +16,8 @@ export interface SystemPromptOptions {
   subagents?: { maxConcurrent: number; maxTotal: number } | null;
   /** The user's rendered `<memory>` block (see agent/memory), or null. */
   memory?: string | null;
+  /** The custom agent's blocks (SOUL.md, self-update or setup, USER.md), or null. */
+  agentPrompt?: string | null;
   /** Today (default: now). */
   date?: Date;
   /** IANA time zone for the date (default: the server's). */
@@ -32,6 +34,7 @@ export function buildSystemPrompt(options: SystemPromptOptions = {}): string {
     skillsDeferred: options.skillsDeferred ?? false,
     subagents: options.subagents ?? null,
     memory: options.memory ?? null,
+    agentPrompt: options.agentPrompt ?? null,
     currentDate: formatPromptDate(options.date ?? new Date(), options.timeZone),
   };
   return (options.sections ?? LEAD_PROMPT_SECTIONS)

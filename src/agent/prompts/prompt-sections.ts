@@ -26,6 +26,8 @@ export interface PromptContext {
   subagents: { maxConcurrent: number; maxTotal: number } | null;
   /** The user's `<memory>` block (already rendered and escaped), or null. */
   memory: string | null;
+  /** The custom agent's blocks (already rendered and escaped, see agent/custom-agents), or null. */
+  agentPrompt?: string | null;
   /** `YYYY-MM-DD, Weekday`. */
   currentDate: string;
 }
@@ -130,6 +132,12 @@ You can delegate self-contained pieces of work with the task tool. Limits: at mo
       : null,
 };
 
+/** Per user and agent (SOUL.md, USER.md): after the shared sections, like memory. */
+const customAgent: PromptSection = {
+  name: "custom_agent",
+  render: ({ agentPrompt }) => agentPrompt ?? null,
+};
+
 /** Per user, so it sits after every shared section: only the tail of the prompt differs. */
 const memory: PromptSection = {
   name: "memory",
@@ -150,6 +158,7 @@ export const LEAD_PROMPT_SECTIONS: readonly PromptSection[] = [
   skills,
   toolSummary,
   subagentSystem,
+  customAgent,
   memory,
   currentDate,
 ];

@@ -35,6 +35,8 @@ export async function skillsForRun(options: {
   inSandbox: boolean;
   /** `skills.deferred_discovery`. */
   deferred?: boolean;
+  /** A custom agent's skill whitelist: only these of the enabled skills (null: all). */
+  only?: readonly string[] | null;
   logger?: Logger;
 }): Promise<RunSkills> {
   const logger = options.logger ?? rootLogger;
@@ -44,6 +46,10 @@ export async function skillsForRun(options: {
   } catch (error) {
     // A broken skills folder must not stop the agent; it runs without skills.
     logger.warn({ error: describeError(error) }, "skills could not be loaded; running without");
+  }
+  const only = options.only;
+  if (only !== undefined && only !== null) {
+    enabled = enabled.filter((skill) => only.includes(skill.name));
   }
   const deferred = options.deferred === true && options.inSandbox && enabled.length > 0;
   return {

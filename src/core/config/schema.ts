@@ -333,6 +333,11 @@ export const fawnConfigSchema = z
         max_firings_per_poll: z.number().int().min(1).max(10_000).default(100),
       })
       .prefault({}),
+    /**
+     * The custom-agent and user-profile routes (`/api/agents*`, `/api/user-profile`); off by
+     * default as in the reference, since they edit what goes into the users' prompts.
+     */
+    agents_api: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {
