@@ -50,6 +50,7 @@ describe("loadConfig sources", () => {
     expect(config).toEqual({
       home,
       log_level: "info",
+      agents_api: { enabled: false },
       models: [],
       plugins: [],
       crons: {
