@@ -257,6 +257,8 @@ describe.skipIf(!hasChromium)("the Teams page in Chromium", { timeout: 120_000 }
   it("works at 390 px: the nav, the form and a team's jobs and artifacts", async () => {
     const stub = new TeamsApiStub();
     const page = await openPage("/", { stub, width: 390 });
+    // Below 800 px the workspace nav is in the drawer the top bar's menu opens.
+    await page.getByRole("button", { name: "Open the menu" }).click();
     await page.getByRole("link", { name: "Teams" }).click();
     await page.getByText("No teams yet.").waitFor();
     await shoot(page, "teams-390");

@@ -45,7 +45,19 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
       .catch(() => setTeamsAvailable(false));
   }, []);
 
+  // Below 800 px the sidebar is a drawer opened from the top bar; navigating closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === "Escape") setMenuOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [menuOpen]);
+
   const go = useCallback((next: Route) => {
+    setMenuOpen(false);
     window.history.pushState(null, "", pathForRoute(next));
     setRoute((current) => ({ ...routeOf(pathForRoute(next)), view: current.view + 1 }));
   }, []);
@@ -68,8 +80,33 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   };
 
   return (
-    <div className="workspace">
-      <aside className="sidebar">
+    <div className={menuOpen ? "workspace menu-open" : "workspace"}>
+      <header className="topbar">
+        <button
+          type="button"
+          className="icon menu-button"
+          aria-label={menuOpen ? "Close the menu" : "Open the menu"}
+          aria-expanded={menuOpen}
+          aria-controls="workspace-sidebar"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          ☰
+        </button>
+        <span className="brand">Fawn</span>
+        <button
+          type="button"
+          className="icon"
+          aria-label="New chat"
+          title="New chat"
+          onClick={() => navigate(null)}
+        >
+          +
+        </button>
+      </header>
+      {menuOpen && (
+        <div className="drawer-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
+      )}
+      <aside className="sidebar" id="workspace-sidebar">
         <div className="brand">Fawn</div>
         <button type="button" className="primary new-chat" onClick={() => navigate(null)}>
           New chat

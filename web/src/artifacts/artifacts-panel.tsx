@@ -7,19 +7,30 @@ interface Props {
   threadId: string;
   artifacts: string[];
   streaming: boolean;
+  onClose: () => void;
 }
 
 /** Largest text preview loaded (the rest is a download away). */
 const PREVIEW_BYTES = 1024 * 1024;
 
 /** The thread's delivered files (`values.artifacts`): download links and a text/Markdown preview. */
-export function ArtifactsPanel({ threadId, artifacts, streaming }: Props): ReactNode {
+export function ArtifactsPanel({ threadId, artifacts, streaming, onClose }: Props): ReactNode {
   const [selected, setSelected] = useState<string | null>(null);
   const current = selected && artifacts.includes(selected) ? selected : null;
 
   return (
     <aside className="artifacts" aria-label="Artifacts">
-      <h2>Artifacts</h2>
+      <div className="artifacts-head">
+        <h2>Artifacts</h2>
+        <button
+          type="button"
+          className="icon small"
+          aria-label="Close the artifacts panel"
+          onClick={onClose}
+        >
+          ×
+        </button>
+      </div>
       <ul className="artifact-list">
         {artifacts.map((path) => (
           <li key={path} className={path === current ? "artifact active" : "artifact"}>

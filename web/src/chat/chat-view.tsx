@@ -4,10 +4,12 @@ import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } fr
 import { apiJson } from "../api/http.js";
 import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
 import { Composer } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
+import { useStoredChoice } from "./stored-choice.js";
 import { TodoList } from "./todo-list.js";
 
 interface Props {
@@ -37,10 +39,20 @@ export function ChatView({
   const [ranHere, setRanHere] = useState(false);
   // The user's pick; until there is one, the server's default (derived, so a pick made while the
   // list arrives is never overwritten).
-  const [pickedModel, setPickedModel] = useState<string | null>(null);
-  const model = pickedModel ?? (models.find((m) => m.is_default) ?? models[0])?.name ?? null;
+  // A stored pick the server no longer offers falls back to the default.
+  const [pickedModel, setPickedModel] = useStoredChoice<string>("fawn.model", "", (raw) => raw);
+  const model =
+    (models.some((m) => m.name === pickedModel) ? pickedModel : null) ??
+    (models.find((m) => m.is_default) ?? models[0])?.name ??
+    null;
   // Plan mode: the agent keeps a to-do list (`write_todos`), shown above the composer.
-  const [planMode, setPlanMode] = useState(false);
+  const [planMode, setPlanMode] = useStoredChoice<boolean>(
+    "fawn.plan_mode",
+    false,
+    (raw) => raw === "true",
+  );
+  // Closed by the user; reopened from the header (new files do not force it open again).
+  const [artifactsOpen, setArtifactsOpen] = useState(true);
   const stream = useStream<ThreadValues>({
     client,
     assistantId: "lead_agent",
@@ -99,9 +111,12 @@ export function ChatView({
     pinned.current = true;
     let target = threadId;
     let uploaded: UploadedFile[] = [];
+    // A new chat keeps its first message in the thread's metadata: the chat list shows it until
+    // the title middleware names the chat.
+    const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
     if (files.length > 0) {
       // Uploads need the thread first; the SDK then reuses it (creating a thread is idempotent).
-      target = target ?? (await client.threads.create()).thread_id;
+      target = target ?? (await client.threads.create(metadata ? { metadata } : {})).thread_id;
       const form = new FormData();
       for (const file of files) form.append("files", file, file.name);
       uploaded = (
@@ -127,6 +142,7 @@ export function ChatView({
         { messages: [human] },
         {
           ...(target && !threadId ? { threadId: target } : {}),
+          ...(metadata && !target ? { metadata } : {}),
           config: {
             configurable: {
               ...(modelName ? { model_name: modelName } : {}),
@@ -168,6 +184,15 @@ export function ChatView({
         <header className="chat-header">
           <h1 className="chat-title">{title ?? (threadId ? "Chat" : "New chat")}</h1>
           {stream.isLoading && <span className="badge live">working…</span>}
+          {threadId && artifacts.length > 0 && !artifactsOpen && (
+            <button
+              type="button"
+              className="link-button artifacts-toggle"
+              onClick={() => setArtifactsOpen(true)}
+            >
+              Artifacts ({artifacts.length})
+            </button>
+          )}
         </header>
         <div className="messages" data-testid="messages" onScroll={onScroll}>
           {empty && (
@@ -214,8 +239,13 @@ export function ChatView({
           onStop={() => void stop()}
         />
       </section>
-      {threadId && artifacts.length > 0 && (
-        <ArtifactsPanel threadId={threadId} artifacts={artifacts} streaming={stream.isLoading} />
+      {threadId && artifacts.length > 0 && artifactsOpen && (
+        <ArtifactsPanel
+          threadId={threadId}
+          artifacts={artifacts}
+          streaming={stream.isLoading}
+          onClose={() => setArtifactsOpen(false)}
+        />
       )}
     </div>
   );

@@ -28,13 +28,17 @@ export function Composer({
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
+  // Enter while a run is going: say why nothing was sent (the draft stays in the box).
+  const [busyHint, setBusyHint] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const canSend = !busy && !sending && (text.trim() !== "" || files.length > 0);
 
   const submit = async (event?: FormEvent): Promise<void> => {
     event?.preventDefault();
+    if (busy && text.trim() !== "") setBusyHint(true);
     if (!canSend) return;
+    setBusyHint(false);
     setSending(true);
     const message = text.trim() || "Please look at the attached files.";
     const attached = files;
@@ -72,6 +76,11 @@ export function Composer({
             </li>
           ))}
         </ul>
+      )}
+      {busyHint && busy && (
+        <p className="composer-hint" role="status">
+          A run is in progress: wait for it to finish or press Stop, then send.
+        </p>
       )}
       <textarea
         name="message"

@@ -1,5 +1,5 @@
 import type { Client, Thread } from "@langchain/langgraph-sdk";
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 
 export interface ThreadSummary {
   threadId: string;
@@ -38,10 +38,26 @@ export function summarize(thread: Thread): ThreadSummary {
   const title = typeof values?.title === "string" && values.title.trim() ? values.title : null;
   return {
     threadId: thread.thread_id,
-    title: title ?? "New chat",
+    // Before the title middleware names it, a chat reads as its first message (the workspace
+    // stores it in the thread's metadata when it creates the thread).
+    title: title ?? previewOf(thread.metadata) ?? "New chat",
     updatedAt: thread.updated_at,
     status: thread.status,
   };
+}
+
+/** Thread metadata key holding the first message of a chat, cut to `PREVIEW_CHARS`. */
+export const PREVIEW_KEY = "preview";
+const PREVIEW_CHARS = 80;
+
+export function chatPreview(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, PREVIEW_CHARS);
+}
+
+function previewOf(metadata: unknown): string | null {
+  if (typeof metadata !== "object" || metadata === null) return null;
+  const preview = (metadata as Record<string, unknown>)[PREVIEW_KEY];
+  return typeof preview === "string" && preview.trim() ? preview : null;
 }
 
 interface Props {
@@ -91,13 +107,10 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
               {thread.status === "busy" && <span className="badge">running</span>}
             </button>
             {confirming === thread.threadId ? (
-              <button
-                type="button"
-                className="danger small"
-                onClick={() => void remove(thread.threadId)}
-              >
-                Delete?
-              </button>
+              <ConfirmDelete
+                onConfirm={() => void remove(thread.threadId)}
+                onCancel={() => setConfirming(null)}
+              />
             ) : (
               <button
                 type="button"
@@ -112,5 +125,34 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** The second step of a delete: focused, so Escape (or moving away) cancels it. */
+function ConfirmDelete({
+  onConfirm,
+  onCancel,
+}: {
+  onConfirm: () => void;
+  onCancel: () => void;
+}): ReactNode {
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => button.current?.focus(), []);
+  return (
+    <button
+      ref={button}
+      type="button"
+      className="danger small"
+      onClick={onConfirm}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+      onBlur={onCancel}
+    >
+      Delete?
+    </button>
   );
 }

@@ -1,0 +1,179 @@
+/**
+ * Workspace defects seen at a phone's width and on reload, in real Chromium against a real
+ * gateway: below 800 px the chat list is a drawer opened from a top bar (New chat there too),
+ * Send stays on screen and nothing overflows sideways; the artifacts panel closes and reopens;
+ * the model and Plan choices survive a reload; an untitled chat reads as its first message;
+ * "Delete?" is cancelled by Escape; Enter during a run says why nothing was sent; the message
+ * box shows keyboard focus. Screenshots at 1440 and 390 px land in FAWN_WEB_SHOTS when set.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { buildWeb } from "../../web/ensure-web-build.js";
+import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
+
+const hasChromium = await requireChromium();
+
+const SCRIPT = [{ match: "hang now", hang: true }];
+
+describe.skipIf(!hasChromium)(
+  "the workspace on small screens and across reloads",
+  { timeout: 90_000 },
+  () => {
+    let webRoot: string;
+    let shots: string;
+    let browser: Browser;
+    let server: WebGateway;
+
+    beforeAll(async () => {
+      webRoot = await mkdtemp(join(tmpdir(), "fawn-web-dist-"));
+      shots = process.env.FAWN_WEB_SHOTS ?? (await mkdtemp(join(tmpdir(), "fawn-web-shots-")));
+      await buildWeb(webRoot);
+      browser = await launchChromium();
+      server = await startWebGateway({
+        webRoot,
+        config: (home) => ({
+          models: [
+            { name: "demo", use: "demo", model: "demo" },
+            { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
+          ],
+        }),
+      });
+      await writeFile(join(server.home, "s.json"), JSON.stringify(SCRIPT));
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+      if (webRoot) await rm(webRoot, { recursive: true, force: true });
+      if (shots && !process.env.FAWN_WEB_SHOTS) await rm(shots, { recursive: true, force: true });
+    });
+
+    async function openPage(path: string, width: number): Promise<Page> {
+      const context = await browser.newContext({
+        viewport: { width, height: width > 800 ? 900 : 844 },
+      });
+      context.setDefaultTimeout(60_000);
+      const page = await context.newPage();
+      onTestFailed(async () => {
+        const shot = join(tmpdir(), `fawn-web-failure-${Date.now()}.png`);
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        console.error(`screenshot: ${shot}`);
+      });
+      await page.goto(`${server.url}${path}`);
+      return page;
+    }
+
+    async function send(page: Page, text: string): Promise<void> {
+      await page.getByLabel("Message").fill(text);
+      await page.getByLabel("Message").press("Enter");
+    }
+
+    async function horizontalOverflow(page: Page): Promise<number> {
+      return (await page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      )) as number;
+    }
+
+    it("at 390 px: the drawer holds the chats, Send is on screen, the artifacts panel closes", async () => {
+      const page = await openPage("/", 390);
+      const sidebar = page
+        .getByRole("complementary")
+        .filter({ has: page.getByRole("navigation", { name: "Chats" }) });
+      await expect.poll(() => sidebar.isVisible()).toBe(false);
+      const send_ = page.getByRole("button", { name: "Send" });
+      const box = await send_.boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await page.screenshot({ path: join(shots, "workspace-empty-390.png") });
+
+      await send(page, "Write me a short report");
+      await page
+        .locator(".message.assistant")
+        .getByText("Highlights: 25 primes below 100")
+        .waitFor();
+      const panel = page.getByRole("complementary", { name: "Artifacts" });
+      await panel.getByRole("button", { name: "report.md" }).waitFor();
+      expect(await horizontalOverflow(page)).toBe(0);
+      await page.screenshot({ path: join(shots, "workspace-report-390.png") });
+      await panel.getByRole("button", { name: "Close the artifacts panel" }).click();
+      await panel.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Artifacts (1)" }).click();
+      await panel.getByRole("button", { name: "report.md" }).waitFor();
+
+      // The menu opens the drawer with this chat in it; Escape closes it; New chat is in the top bar.
+      const menu = page.getByRole("button", { name: "Open the menu" });
+      expect(await menu.getAttribute("aria-expanded")).toBe("false");
+      await menu.click();
+      await sidebar.waitFor({ state: "visible" });
+      await sidebar.locator(".thread.active").waitFor();
+      await page.screenshot({ path: join(shots, "workspace-drawer-390.png") });
+      await page.keyboard.press("Escape");
+      await expect.poll(() => sidebar.isVisible()).toBe(false);
+      await page.getByRole("button", { name: "Open the menu" }).click();
+      await sidebar.getByRole("button", { name: "New chat" }).click();
+      await page.waitForURL(`${server.url}/`);
+      await expect.poll(() => sidebar.isVisible()).toBe(false);
+      await page.getByRole("banner").getByRole("button", { name: "New chat" }).waitFor();
+      await page.context().close();
+    });
+
+    it("keeps the model and Plan choices across a reload", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      await page.getByRole("checkbox", { name: "Plan" }).check();
+      await page.reload();
+      await page
+        .getByLabel("Model")
+        .locator("option", { hasText: "scripted" })
+        .waitFor({ state: "attached" });
+      await expect.poll(() => page.getByLabel("Model").inputValue()).toBe("scripted");
+      expect(await page.getByRole("checkbox", { name: "Plan" }).isChecked()).toBe(true);
+      await page.screenshot({ path: join(shots, "workspace-empty-1440.png") });
+      await page.context().close();
+    });
+
+    it("names an untitled chat by its first message; Enter during the run says why nothing was sent", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      await send(page, "hang now");
+      await page.getByRole("button", { name: "Stop" }).waitFor();
+      await page.waitForURL(/\/chats\//);
+      await send(page, "a second question");
+      await page.getByRole("status").getByText("A run is in progress").waitFor();
+      expect(await page.getByLabel("Message").inputValue()).toBe("a second question");
+      // Stopped before anything named it: after a reload the sidebar shows the chat's first
+      // message, not "New chat".
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      await page.reload();
+      const threadId = page.url().split("/").at(-1) ?? "";
+      await page.locator(`[data-thread-id="${threadId}"]`).getByText("hang now").waitFor();
+      await page.context().close();
+    });
+
+    it("cancels Delete? with Escape, and shows focus on the message box", async () => {
+      const page = await openPage("/", 1440);
+      await send(page, "hello");
+      await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+      await page.waitForURL(/\/chats\//);
+      const threadId = page.url().split("/").at(-1) ?? "";
+      const row = page.locator(".thread", { has: page.locator(`[data-thread-id="${threadId}"]`) });
+      await row.getByRole("button", { name: /^Delete / }).click();
+      const confirm = row.getByRole("button", { name: "Delete?" });
+      await confirm.waitFor();
+      await page.keyboard.press("Escape");
+      await confirm.waitFor({ state: "detached" });
+      await row.getByRole("button", { name: /^Delete / }).waitFor();
+
+      await page.getByLabel("Message").focus();
+      const ring = await page.locator(".composer").evaluate((el) => getComputedStyle(el).boxShadow);
+      expect(ring).not.toBe("none");
+      await page.context().close();
+    });
+  },
+);
