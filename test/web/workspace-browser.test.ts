@@ -176,7 +176,10 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     }
     const write = page.locator('.tool-step[data-tool="write_file"]');
     await write.locator("summary").click();
-    await write.getByText('"path": "/mnt/user-data/outputs/report.md"').waitFor();
+    await write
+      .locator(".tool-arg", { hasText: "path" })
+      .getByText("/mnt/user-data/outputs/report.md", { exact: true })
+      .waitFor();
     await write.locator(".tool-result").waitFor();
 
     // The report is in the artifacts panel: preview, then download.

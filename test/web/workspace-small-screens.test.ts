@@ -17,7 +17,31 @@ import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
 const hasChromium = await requireChromium();
 
-const SCRIPT = [{ match: "hang now", hang: true }];
+const LONG_ANSWER = Array.from({ length: 120 }, (_, index) => `word${index}`).join(" ");
+
+const SCRIPT = [
+  { match: "hang now", hang: true },
+  { match: "slow answer", stream_delay_ms: 60, turns: [{ content: LONG_ANSWER }] },
+  {
+    match: "slow tool",
+    turns: [
+      {
+        tool_calls: [
+          {
+            name: "write_todos",
+            args: { todos: [{ content: "Run the command", status: "in_progress" }] },
+          },
+        ],
+      },
+      {
+        tool_calls: [
+          { name: "bash", args: { description: "wait a while", command: "sleep 30\necho done" } },
+        ],
+      },
+      { content: "finished" },
+    ],
+  },
+];
 
 describe.skipIf(!hasChromium)(
   "the workspace on small screens and across reloads",
@@ -153,6 +177,38 @@ describe.skipIf(!hasChromium)(
       await page.reload();
       const threadId = page.url().split("/").at(-1) ?? "";
       await page.locator(`[data-thread-id="${threadId}"]`).getByText("hang now").waitFor();
+      await page.context().close();
+    });
+
+    it("keeps the partial answer on Stop; after a reload an unfinished tool step and to-do do not spin", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      await send(page, "slow answer");
+      await page.locator(".message.assistant").getByText("word5", { exact: false }).waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      await page.getByRole("status").getByText("Stopped.").waitFor();
+      await page.locator(".message.assistant").getByText("word5", { exact: false }).waitFor();
+
+      await page.getByRole("button", { name: "New chat" }).first().click();
+      await page.getByRole("checkbox", { name: "Plan" }).check();
+    await send(page, "slow tool");
+      const step = page.locator('.tool-step[data-tool="bash"]');
+      await step.locator('[aria-label="running"]').waitFor();
+      // The command's lines show as lines, not as JSON with \n escapes.
+      await step.locator("summary").click();
+      await step.locator(".tool-arg", { hasText: "command" }).getByText("echo done").waitFor();
+      expect(await step.locator(".tool-detail").textContent()).not.toContain("\\n");
+      await page.getByRole("button", { name: "Stop" }).click();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      await page.reload();
+      await step.waitFor();
+      await step.locator('[aria-label="did not finish"]').waitFor();
+      expect(await step.locator('[aria-label="running"]').count()).toBe(0);
+      await page
+        .locator(".todo", { hasText: "Run the command" })
+        .getByLabel("not finished")
+        .waitFor();
       await page.context().close();
     });
 

@@ -9,6 +9,7 @@ import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.j
 import { Composer } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
+import { keepStoppedMessages } from "./stopped-messages.js";
 import { useStoredChoice } from "./stored-choice.js";
 import { TodoList } from "./todo-list.js";
 
@@ -53,6 +54,8 @@ export function ChatView({
   );
   // Closed by the user; reopened from the header (new files do not force it open again).
   const [artifactsOpen, setArtifactsOpen] = useState(true);
+  // The messages on screen, read by onStop (which runs outside a render).
+  const shownMessages = useRef<ChatMessage[]>([]);
   const stream = useStream<ThreadValues>({
     client,
     assistantId: "lead_agent",
@@ -63,6 +66,17 @@ export function ChatView({
     },
     reconnectOnMount: true,
     fetchStateHistory: false,
+    // Stop swaps the streamed values for the stored state: keep the cut-off answer on screen.
+    onStop: ({ mutate }) => {
+      const shown = shownMessages.current;
+      mutate((stored) => ({
+        ...stored,
+        messages: keepStoppedMessages(
+          Array.isArray(stored.messages) ? (stored.messages as unknown as ChatMessage[]) : [],
+          shown,
+        ),
+      }));
+    },
     onFinish: () => onRunFinished(),
     onError: () => onRunFinished(),
   });
@@ -70,6 +84,7 @@ export function ChatView({
   useRejoinActiveRun(client, initialThreadId, stream);
 
   const messages = stream.messages as unknown as ChatMessage[];
+  shownMessages.current = messages;
   const groups = useMemo(() => groupMessages(messages), [messages]);
   const values = stream.values;
   const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
@@ -225,7 +240,7 @@ export function ChatView({
           )}
           <div ref={bottom} />
         </div>
-        {todos.length > 0 && <TodoList todos={todos} />}
+        {todos.length > 0 && <TodoList todos={todos} running={stream.isLoading} />}
         <Composer
           models={models}
           model={model}

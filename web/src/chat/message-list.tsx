@@ -79,6 +79,42 @@ export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Pro
   );
 }
 
+type ToolState = "running" | "unfinished" | "failed" | "done";
+
+const STATE_MARK: Record<ToolState, string> = {
+  running: "…",
+  unfinished: "–",
+  failed: "✗",
+  done: "✓",
+};
+
+const STATE_LABEL: Record<ToolState, string> = {
+  running: "running",
+  unfinished: "did not finish",
+  failed: "failed",
+  done: "done",
+};
+
+/** Each argument on its own: text as written (a command's lines as lines), the rest as JSON. */
+function ToolArguments({ args }: { args: Record<string, unknown> }): ReactNode {
+  const entries = Object.entries(args);
+  if (entries.length === 0) return <p className="muted small">none</p>;
+  return (
+    <dl className="tool-args">
+      {entries.map(([name, value]) => (
+        <div key={name} className="tool-arg">
+          <dt>{name}</dt>
+          <dd>
+            <pre className="code-block">
+              <code>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</code>
+            </pre>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNode {
   const toolCount = steps.filter((step) => step.kind === "tool").length;
   return (
@@ -101,21 +137,28 @@ function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNod
           // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
           return <MarkdownView key={index} text={step.text} />;
         }
-        const state = step.result === undefined ? "running" : step.failed ? "failed" : "done";
+        // A call without a result in a block that is no longer live was cut off (Stop, a
+        // failed or interrupted run): it must not look as if it were still running.
+        const state =
+          step.result === undefined
+            ? live
+              ? "running"
+              : "unfinished"
+            : step.failed
+              ? "failed"
+              : "done";
         return (
           <details key={step.id} className={`tool-step ${state}`} data-tool={step.name}>
             <summary>
-              <span className="tool-state" role="img" aria-label={state}>
-                {state === "running" ? "…" : state === "failed" ? "✗" : "✓"}
+              <span className="tool-state" role="img" aria-label={STATE_LABEL[state]}>
+                {STATE_MARK[state]}
               </span>
               <span className="tool-name">{step.name}</span>
               <span className="tool-summary">{toolCallSummary(step.name, step.args)}</span>
             </summary>
             <div className="tool-detail">
               <div className="tool-section">Arguments</div>
-              <pre className="code-block">
-                <code>{JSON.stringify(step.args, null, 2)}</code>
-              </pre>
+              <ToolArguments args={step.args} />
               {step.result !== undefined && (
                 <>
                   <div className="tool-section">Result</div>

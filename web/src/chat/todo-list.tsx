@@ -7,8 +7,11 @@ const MARK: Record<TodoItem["status"], string> = {
   completed: "●",
 };
 
-/** The agent's plan (`values.todos`), shown above the composer. */
-export function TodoList({ todos }: { todos: TodoItem[] }): ReactNode {
+/**
+ * The agent's plan (`values.todos`), shown above the composer. With no run going, an item left
+ * in progress (the run was stopped, failed or ended without closing it) reads "not finished".
+ */
+export function TodoList({ todos, running }: { todos: TodoItem[]; running: boolean }): ReactNode {
   const done = todos.filter((todo) => todo.status === "completed").length;
   return (
     <details className="todos" open>
@@ -18,9 +21,12 @@ export function TodoList({ todos }: { todos: TodoItem[] }): ReactNode {
       <ul>
         {todos.map((todo, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the list is replaced whole each time
-          <li key={index} className={`todo ${todo.status}`}>
-            <span role="img" aria-label={todo.status}>
-              {MARK[todo.status] ?? "○"}
+          <li key={index} className={`todo ${todo.status}${stalled(todo, running) ? " idle" : ""}`}>
+            <span
+              role="img"
+              aria-label={stalled(todo, running) ? "not finished" : todo.status.replace("_", " ")}
+            >
+              {stalled(todo, running) ? "◌" : (MARK[todo.status] ?? "○")}
             </span>{" "}
             {todo.content}
           </li>
@@ -28,4 +34,8 @@ export function TodoList({ todos }: { todos: TodoItem[] }): ReactNode {
       </ul>
     </details>
   );
+}
+
+function stalled(todo: TodoItem, running: boolean): boolean {
+  return todo.status === "in_progress" && !running;
 }
