@@ -328,7 +328,7 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
 
   it("says so when the URL names a chat that does not exist", async () => {
     const page = await openPage(`${server.url}/chats/no-such-thread`);
-    await page.getByRole("alert").getByText("Could not load this chat.").waitFor();
+    await page.getByRole("alert").getByText("This chat does not exist or was deleted.").waitFor();
     await page.context().close();
   });
 

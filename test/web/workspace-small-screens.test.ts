@@ -63,6 +63,8 @@ describe.skipIf(!hasChromium)(
           models: [
             { name: "demo", use: "demo", model: "demo" },
             { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
+            // Its script does not exist: every run on it fails.
+            { name: "broken", use: "scripted", model: "broken", script: join(home, "missing.json") },
           ],
         }),
       });
@@ -192,7 +194,7 @@ describe.skipIf(!hasChromium)(
 
       await page.getByRole("button", { name: "New chat" }).first().click();
       await page.getByRole("checkbox", { name: "Plan" }).check();
-    await send(page, "slow tool");
+      await send(page, "slow tool");
       const step = page.locator('.tool-step[data-tool="bash"]');
       await step.locator('[aria-label="running"]').waitFor();
       // The command's lines show as lines, not as JSON with \n escapes.
@@ -209,6 +211,46 @@ describe.skipIf(!hasChromium)(
         .locator(".todo", { hasText: "Run the command" })
         .getByLabel("not finished")
         .waitFor();
+      await page.context().close();
+    });
+
+    it("a deleted chat's link offers a new chat; a chat whose last run failed says so after a reload", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("broken");
+      await send(page, "this run fails");
+      await page.getByRole("alert").getByText("The run failed.").waitFor();
+      await page.reload();
+      await page.getByRole("status").getByText("The last run did not finish").waitFor();
+
+      const threadId = page.url().split("/").at(-1) ?? "";
+      const deleted = await fetch(`${server.url}/api/threads/${threadId}`, { method: "DELETE" });
+      expect(deleted.status).toBeLessThan(300);
+      await page.reload();
+      await page.getByRole("alert").getByText("This chat does not exist or was deleted.").waitFor();
+      expect(await page.getByLabel("Message").isDisabled()).toBe(true);
+      await page.getByRole("button", { name: "Start a new chat" }).click();
+      await page.waitForURL(`${server.url}/`);
+      expect(await page.getByLabel("Message").isDisabled()).toBe(false);
+      await page.context().close();
+    });
+
+    it("a message sent while the server is unreachable comes back to the box, and the page says when it is back", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      // The network to the server is cut: every API and health call fails.
+      await page.route("**/api/**", (route) => route.abort("connectionrefused"));
+      await page.route("**/health", (route) => route.abort("connectionrefused"));
+      await send(page, "sent while down");
+      await page.getByRole("status").getByText("Cannot reach Fawn's server").waitFor();
+      await page.getByRole("alert").getByText("cannot be reached").waitFor();
+      expect(await page.getByRole("alert").textContent()).not.toContain("LangGraph");
+      expect(await page.getByLabel("Message").inputValue()).toBe("sent while down");
+      await page.unrouteAll();
+      await page.getByRole("status").getByText("Connected again").waitFor();
+      await page.getByLabel("Message").press("Enter");
+      await page.waitForURL(/\/chats\//);
+      await page.locator(".message.human").getByText("sent while down").waitFor();
       await page.context().close();
     });
 

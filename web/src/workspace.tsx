@@ -153,6 +153,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           models={models}
           onThreadCreated={onThreadCreated}
           onRunFinished={threads.refresh}
+          onNewChat={() => navigate(null)}
         />
       ) : teamsAvailable === false ? (
         <section className="teams-page" aria-label="Teams">

@@ -20,19 +20,23 @@ export function useRejoinActiveRun(
   client: Client,
   initialThreadId: string | null,
   stream: { isLoading: boolean; joinStream: (runId: string) => Promise<void> },
-): void {
+): { lastRunStatus: Run["status"] | null } {
   const [openedThreadId] = useState(initialThreadId);
+  const [lastRunStatus, setLastRunStatus] = useState<Run["status"] | null>(null);
   const latest = useRef(stream);
   latest.current = stream;
   useEffect(() => {
     if (!openedThreadId) return;
-    if (window.sessionStorage.getItem(sdkRunKey(openedThreadId))) return;
+    const sdkRejoins = window.sessionStorage.getItem(sdkRunKey(openedThreadId)) !== null;
     let cancelled = false;
     client.runs
       .list(openedThreadId, { limit: 10 })
       .then((runs) => {
+        if (cancelled) return;
+        // Newest first: how the thread's last run ended (for a chat opened after it did).
+        setLastRunStatus(runs[0]?.status ?? null);
         const active = runs.find(isActive);
-        if (active && !cancelled && !latest.current.isLoading) {
+        if (active && !sdkRejoins && !latest.current.isLoading) {
           void latest.current.joinStream(active.run_id);
         }
       })
@@ -41,6 +45,16 @@ export function useRejoinActiveRun(
       cancelled = true;
     };
   }, [client, openedThreadId]);
+  return { lastRunStatus };
+}
+
+/** What a chat opened after its last run ended says about that run, if it did not finish. */
+export function unfinishedRunText(status: Run["status"] | null): string | null {
+  if (status === "interrupted") return "The last run was stopped before it finished.";
+  if (status === "error" || status === "timeout") {
+    return "The last run did not finish: it failed, or the server restarted while it ran. Send a message to carry on.";
+  }
+  return null;
 }
 
 /**

@@ -1,12 +1,19 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } from "react";
+import { errorText } from "../api/error-text.js";
 import { apiJson } from "../api/http.js";
 import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
+import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
-import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
-import { Composer } from "./composer.js";
+import {
+  cancelActiveRuns,
+  sdkRunKey,
+  unfinishedRunText,
+  useRejoinActiveRun,
+} from "./active-runs.js";
+import { Composer, type Draft } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
@@ -19,6 +26,7 @@ interface Props {
   models: ModelInfo[];
   onThreadCreated: (threadId: string) => void;
   onRunFinished: () => void;
+  onNewChat: () => void;
 }
 
 /** Only the modes Fawn serves for the UI: full values and streamed message tokens. */
@@ -31,9 +39,15 @@ export function ChatView({
   models,
   onThreadCreated,
   onRunFinished,
+  onNewChat,
 }: Props): ReactNode {
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
+  // A send that failed puts its text and files back in the box.
+  const [restored, setRestored] = useState<Draft | null>(null);
+  // The server was unreachable: watch for it to come back.
+  const [offline, setOffline] = useState(false);
+  const reconnect = useReconnect(offline);
   const [stopped, setStopped] = useState(false);
   // Whether this view started a run: a stream error then means the run failed; before that, it
   // can only be the thread failing to load.
@@ -54,6 +68,11 @@ export function ChatView({
   );
   // Closed by the user; reopened from the header (new files do not force it open again).
   const [artifactsOpen, setArtifactsOpen] = useState(true);
+  // The message being sent until the server creates its run (onCreated).
+  const pendingSend = useRef<{ text: string; files: File[]; shownBefore: number } | null>(null);
+  // Set when a send never reached the server: its optimistic bubble (and anything after it) is
+  // dropped from what is shown, since the server never had it.
+  const [unsentFrom, setUnsentFrom] = useState<number | null>(null);
   // The messages on screen, read by onStop (which runs outside a render).
   const shownMessages = useRef<ChatMessage[]>([]);
   const stream = useStream<ThreadValues>({
@@ -77,13 +96,30 @@ export function ChatView({
         ),
       }));
     },
+    onCreated: () => {
+      pendingSend.current = null;
+    },
     onFinish: () => onRunFinished(),
-    onError: () => onRunFinished(),
+    onError: (caught) => {
+      onRunFinished();
+      // The run was never created (the server could not be reached): the message goes back
+      // to the box instead of being lost. Once a run exists, the server holds the message.
+      const unsent = pendingSend.current;
+      pendingSend.current = null;
+      if (unsent) {
+        setUnsentFrom(unsent.shownBefore);
+        failSend(caught, unsent.text, unsent.files);
+      }
+    },
   });
 
-  useRejoinActiveRun(client, initialThreadId, stream);
+  const { lastRunStatus } = useRejoinActiveRun(client, initialThreadId, stream);
 
-  const messages = stream.messages as unknown as ChatMessage[];
+  const streamed = stream.messages as unknown as ChatMessage[];
+  const messages = useMemo(
+    () => (unsentFrom === null ? streamed : streamed.slice(0, unsentFrom)),
+    [streamed, unsentFrom],
+  );
   shownMessages.current = messages;
   const groups = useMemo(() => groupMessages(messages), [messages]);
   const values = stream.values;
@@ -120,8 +156,16 @@ export function ChatView({
   }, [messageCount, lastLength]);
 
   /** Uploads the attachments (creating the thread first if needed), then starts the run. */
+  const failSend = (caught: unknown, text: string, files: File[]): void => {
+    const info = errorText(caught);
+    setSendError(info.text);
+    setOffline(info.offline);
+    setRestored((previous) => ({ text, files, key: (previous?.key ?? 0) + 1 }));
+  };
+
   const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
     setSendError(null);
+    setOffline(false);
     setStopped(false);
     pinned.current = true;
     let target = threadId;
@@ -151,6 +195,9 @@ export function ChatView({
         : {}),
     };
     setRanHere(true);
+    const shownBefore = messages.length;
+    pendingSend.current = { text, files, shownBefore };
+    setUnsentFrom(null);
     // Not awaited: submit settles when the run ends; the composer is free once uploads are done.
     void stream
       .submit(
@@ -165,13 +212,14 @@ export function ChatView({
             },
           },
           streamMode: [...STREAM_MODES],
-          optimisticValues: (previous) => ({
-            ...previous,
-            messages: [...(Array.isArray(previous.messages) ? previous.messages : []), human],
-          }),
+          optimisticValues: (previous) => {
+            const before = Array.isArray(previous.messages) ? previous.messages : [];
+            // What was on screen (without an unsent message's bubble), then this message.
+            return { ...previous, messages: [...before.slice(0, shownBefore), human] };
+          },
         },
       )
-      .catch((caught: unknown) => setSendError(describe(caught)));
+      .catch((caught: unknown) => failSend(caught, text, files));
   };
 
   const stop = async (): Promise<void> => {
@@ -183,14 +231,23 @@ export function ChatView({
     onRunFinished();
   };
 
+  const loadError = stream.error && !ranHere ? errorText(stream.error) : null;
+  // An old or deleted chat's link: say so and offer a new chat instead of a composer that fails.
+  const missing = loadError?.status === 404;
   const error = sendError
     ? { label: "Could not send the message.", detail: sendError }
-    : stream.error
-      ? {
-          label: ranHere ? "The run failed." : "Could not load this chat.",
-          detail: describe(stream.error),
-        }
-      : null;
+    : offline
+      ? null
+      : missing
+        ? null
+        : stream.error
+          ? {
+              label: ranHere ? "The run failed." : "Could not load this chat.",
+              detail: errorText(stream.error).text,
+            }
+          : null;
+  const unfinished =
+    !ranHere && !stopped && !stream.isLoading ? unfinishedRunText(lastRunStatus) : null;
   const empty = groups.length === 0 && !stream.isThreadLoading;
 
   return (
@@ -225,13 +282,35 @@ export function ChatView({
             streaming={stream.isLoading}
             awaitingAnswer={awaitingAnswer}
             onAnswer={(answer) =>
-              void send(answer, [], model).catch((e) => setSendError(describe(e)))
+              void send(answer, [], model).catch((caught: unknown) => failSend(caught, answer, []))
             }
           />
+          {missing && (
+            <div className="notice-card" role="alert">
+              <p>
+                <strong>This chat does not exist or was deleted.</strong> Its link may be old.
+              </p>
+              <button type="button" className="primary" onClick={onNewChat}>
+                Start a new chat
+              </button>
+            </div>
+          )}
+          {unfinished && (
+            <p className="notice" role="status">
+              {unfinished}
+            </p>
+          )}
           {stopped && !stream.isLoading && (
             <p className="notice" role="status">
               Stopped.
             </p>
+          )}
+          {offline && (
+            <div className="connection-banner" role="status">
+              {reconnect.back
+                ? "Connected again. Your message is back in the box: send it when ready."
+                : "Cannot reach Fawn's server. Reconnecting…"}
+            </div>
           )}
           {error && (
             <div className="run-error" role="alert">
@@ -249,8 +328,10 @@ export function ChatView({
           onPlanModeChange={setPlanMode}
           busy={stream.isLoading}
           onSend={(text, files) =>
-            send(text, files, model).catch((caught: unknown) => setSendError(describe(caught)))
+            send(text, files, model).catch((caught: unknown) => failSend(caught, text, files))
           }
+          restored={restored}
+          disabledReason={missing ? "This chat no longer exists; start a new chat." : null}
           onStop={() => void stop()}
         />
       </section>
@@ -264,12 +345,4 @@ export function ChatView({
       )}
     </div>
   );
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "object" && error !== null && "message" in error) {
-    return String((error as { message: unknown }).message);
-  }
-  return String(error);
 }

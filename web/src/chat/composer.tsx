@@ -1,6 +1,20 @@
-import { type FormEvent, type KeyboardEvent, type ReactNode, useRef, useState } from "react";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import type { ModelInfo } from "../api/types.js";
 import { modelLabel } from "./model-label.js";
+
+/** A message put back in the box (its send failed); `key` changes each time. */
+export interface Draft {
+  text: string;
+  files: File[];
+  key: number;
+}
 
 interface Props {
   models: ModelInfo[];
@@ -12,6 +26,9 @@ interface Props {
   busy: boolean;
   onSend: (text: string, files: File[]) => Promise<void>;
   onStop: () => void;
+  restored?: Draft | null;
+  /** Set: the chat cannot take messages (e.g. it was deleted); the box says why. */
+  disabledReason?: string | null;
 }
 
 /** Message box: Enter sends (Shift+Enter: new line), attachments, model picker, Stop while running. */
@@ -24,6 +41,8 @@ export function Composer({
   busy,
   onSend,
   onStop,
+  restored = null,
+  disabledReason = null,
 }: Props): ReactNode {
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
@@ -32,7 +51,14 @@ export function Composer({
   const [busyHint, setBusyHint] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const canSend = !busy && !sending && (text.trim() !== "" || files.length > 0);
+  useEffect(() => {
+    if (!restored) return;
+    setText(restored.text);
+    setFiles(restored.files);
+  }, [restored]);
+
+  const disabled = disabledReason !== null;
+  const canSend = !disabled && !busy && !sending && (text.trim() !== "" || files.length > 0);
 
   const submit = async (event?: FormEvent): Promise<void> => {
     event?.preventDefault();
@@ -85,7 +111,8 @@ export function Composer({
       <textarea
         name="message"
         aria-label="Message"
-        placeholder={sending ? "Uploading…" : "Message Fawn…"}
+        placeholder={disabledReason ?? (sending ? "Uploading…" : "Message Fawn…")}
+        disabled={disabled}
         rows={3}
         value={text}
         onChange={(event) => setText(event.target.value)}
@@ -107,7 +134,11 @@ export function Composer({
             event.target.value = "";
           }}
         />
-        <button type="button" onClick={() => fileInput.current?.click()} disabled={busy}>
+        <button
+          type="button"
+          onClick={() => fileInput.current?.click()}
+          disabled={busy || disabled}
+        >
           Attach
         </button>
         <select

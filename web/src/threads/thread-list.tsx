@@ -1,5 +1,6 @@
 import type { Client, Thread } from "@langchain/langgraph-sdk";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { errorText } from "../api/error-text.js";
 
 export interface ThreadSummary {
   threadId: string;
@@ -25,9 +26,7 @@ export function useThreadList(client: Client): ThreadListState {
         setThreads(found.map(summarize));
         setError(null);
       })
-      .catch((caught: unknown) =>
-        setError(caught instanceof Error ? caught.message : String(caught)),
-      );
+      .catch((caught: unknown) => setError(errorText(caught).text));
   }, [client]);
   useEffect(() => refresh(), [refresh]);
   return { threads, error, refresh };
@@ -79,7 +78,7 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
       setDeleteError(null);
       onDeleted(threadId);
     } catch (caught) {
-      setDeleteError(caught instanceof Error ? caught.message : String(caught));
+      setDeleteError(errorText(caught).text);
     }
     list.refresh();
   };
