@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../web/src/api/api-error.js";
 import { errorText, OFFLINE_TEXT } from "../../web/src/api/error-text.js";
-import { ApiError } from "../../web/src/api/http.js";
 
 describe("errorText", () => {
   it("shows the sentence of an SDK HTTP error, not the status dump", () => {

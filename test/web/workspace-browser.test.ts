@@ -336,6 +336,8 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     const page = await openPage(server.url);
     await send(page, "hello");
     await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+    // The demo streams at a human pace: the run is over once Send is back.
+    await page.getByRole("button", { name: "Send" }).waitFor();
     await page.waitForURL(/\/chats\//);
     const threadId = page.url().split("/").at(-1) ?? "";
     const row = page.locator(".thread", { has: page.locator(`[data-thread-id="${threadId}"]`) });
@@ -370,6 +372,8 @@ describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000
     // Mutating calls (thread creation, run stream, search) carry the CSRF header: a run works.
     await send(page, "hello");
     await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+    // The demo streams at a human pace: the run is over once Send is back.
+    await page.getByRole("button", { name: "Send" }).waitFor();
     await page.reload();
     await page.locator(".thread.active").waitFor();
     await page.context().close();

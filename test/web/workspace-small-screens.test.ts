@@ -64,7 +64,12 @@ describe.skipIf(!hasChromium)(
             { name: "demo", use: "demo", model: "demo" },
             { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
             // Its script does not exist: every run on it fails.
-            { name: "broken", use: "scripted", model: "broken", script: join(home, "missing.json") },
+            {
+              name: "broken",
+              use: "scripted",
+              model: "broken",
+              script: join(home, "missing.json"),
+            },
           ],
         }),
       });
@@ -258,6 +263,8 @@ describe.skipIf(!hasChromium)(
       const page = await openPage("/", 1440);
       await send(page, "hello");
       await page.locator(".message.assistant").getByText("offline demo model").waitFor();
+      // The demo streams at a human pace: the run is over once Send is back.
+      await page.getByRole("button", { name: "Send" }).waitFor();
       await page.waitForURL(/\/chats\//);
       const threadId = page.url().split("/").at(-1) ?? "";
       const row = page.locator(".thread", { has: page.locator(`[data-thread-id="${threadId}"]`) });
@@ -269,7 +276,9 @@ describe.skipIf(!hasChromium)(
       await row.getByRole("button", { name: /^Delete / }).waitFor();
 
       await page.getByLabel("Message").focus();
-      const ring = await page.locator(".composer").evaluate((el) => getComputedStyle(el).boxShadow);
+      const ring = await page.evaluate(
+        "getComputedStyle(document.querySelector('.composer')).boxShadow",
+      );
       expect(ring).not.toBe("none");
       await page.context().close();
     });

@@ -26,6 +26,10 @@ export const chatRequestSchema = z.looseObject({
     )
     .min(1),
   stream: z.boolean().optional(),
+  tools: z
+    .array(z.looseObject({ function: z.looseObject({ name: z.string() }).optional() }))
+    .max(1024)
+    .optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
 });
 
@@ -157,4 +161,11 @@ export function completionChunks(
     });
   }
   return frames;
+}
+
+/** Names of the tools the request binds (`tools[].function.name`). */
+export function requestToolNames(request: ChatRequest): Set<string> {
+  return new Set(
+    (request.tools ?? []).flatMap((tool) => (tool.function ? [tool.function.name] : [])),
+  );
 }

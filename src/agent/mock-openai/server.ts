@@ -15,6 +15,7 @@ import {
   chatRequestSchema,
   completionBody,
   completionChunks,
+  requestToolNames,
   toScriptMessages,
   usageOf,
 } from "./openai-wire.js";
@@ -121,7 +122,7 @@ async function chatCompletions(req: IncomingMessage, res: ServerResponse, ctx: H
   const caller = typeof callerHeader === "string" ? callerHeader : undefined;
   const reply = isMiddlewareCaller(caller)
     ? middlewareReply(ctx.script, caller, messages)
-    : answerFromScript(ctx.script, messages);
+    : answerFromScript(ctx.script, messages, requestToolNames(request));
   // The client going away is this request's cancellation.
   const disconnected = new AbortController();
   res.on("close", () => disconnected.abort(new Error("client disconnected")));

@@ -29,6 +29,23 @@ const ai: ScriptMessage = { role: "ai", text: "" };
 const toolResult: ScriptMessage = { role: "tool", text: "ok" };
 
 describe("script engine", () => {
+  it("a rule with when_tools answers only when those tools are bound", () => {
+    const planned = parseScript(
+      [
+        { match: "report", when_tools: ["write_todos"], turns: [{ content: "planning" }] },
+        { match: "report", turns: [{ content: "writing" }] },
+      ],
+      "inline",
+    );
+    expect(answerFromScript(planned, [human("a report")]).content).toBe("writing");
+    expect(answerFromScript(planned, [human("a report")], new Set(["bash"])).content).toBe(
+      "writing",
+    );
+    expect(
+      answerFromScript(planned, [human("a report")], new Set(["write_todos", "bash"])).content,
+    ).toBe("planning");
+  });
+
   it("the first matching rule answers, case-insensitively; a rule without match catches all", () => {
     expect(answerFromScript(script, [human("WEATHER in Paris?")]).ruleIndex).toBe(0);
     expect(answerFromScript(script, [human("stop")]).hang).toBe(true);

@@ -75,14 +75,20 @@ export function conversationPosition(messages: readonly ScriptMessage[]): Conver
   return { humanIndex, latestHumanText, turnIndex };
 }
 
-/** The reply the script gives for the lead agent's next model call. */
+/**
+ * The reply the script gives for the lead agent's next model call. `boundTools` names the tools
+ * bound to the call (rules with `when_tools` need them all).
+ */
 export function answerFromScript(
   script: Script,
   messages: readonly ScriptMessage[],
+  boundTools: ReadonlySet<string> = new Set(),
 ): ScriptedReply {
   const position = conversationPosition(messages);
   const ruleIndex = script.rules.findIndex(
-    (rule) => rule.match === null || rule.match.test(position.latestHumanText),
+    (rule) =>
+      (rule.match === null || rule.match.test(position.latestHumanText)) &&
+      rule.whenTools.every((tool) => boundTools.has(tool)),
   );
   const rule = script.rules[ruleIndex];
   if (!rule) return noRuleReply(script, position);

@@ -3,9 +3,9 @@ import { ConfigError } from "../../core/errors.js";
 
 /**
  * The scripted-model file format: a list of rules (or `{rules, middleware_replies}`), each
- * `{match?, turns, stream_delay_ms?, hang?}`. The first rule whose `match` (a case-insensitive
- * regular expression) finds the latest user message answers; a rule without `match` answers
- * anything. The n-th model call after that message answers `turns[n]`; the last turn repeats.
+ * `{match?, when_tools?, turns, stream_delay_ms?, hang?}`. The first rule whose `match` (a
+ * case-insensitive regular expression) finds the latest user message, and whose `when_tools` are
+ * all bound to the call, answers; a rule without `match` answers anything. The n-th model call after that message answers `turns[n]`; the last turn repeats.
  */
 
 const toolCallSchema = z.strictObject({
@@ -24,6 +24,8 @@ const turnSchema = z.strictObject({
 const ruleSchema = z
   .strictObject({
     match: z.string().optional(),
+    /** The rule applies only when every named tool is bound (e.g. `write_todos` in Plan mode). */
+    when_tools: z.array(z.string().min(1)).max(64).default([]),
     turns: z.array(turnSchema).default([]),
     stream_delay_ms: z.number().int().min(0).max(60_000).default(0),
     hang: z.boolean().default(false),
@@ -50,6 +52,8 @@ export type ScriptTurn = z.output<typeof turnSchema>;
 export interface ScriptRule {
   /** Null: answers any message. */
   match: RegExp | null;
+  /** Tools that must be bound for the rule to apply; empty: always. */
+  whenTools: string[];
   turns: ScriptTurn[];
   streamDelayMs: number;
   hang: boolean;
@@ -73,13 +77,14 @@ export function parseScript(raw: unknown, source: string): Script {
       .join("; ");
     throw new ConfigError(
       `Invalid scripted-model script ${source}: ${problems}. A script is a list of rules ` +
-        "{match?, turns: [{content?, tool_calls?: [{name, args}], reasoning?}], stream_delay_ms?, hang?}.",
+        "{match?, when_tools?, turns: [{content?, tool_calls?: [{name, args}], reasoning?}], stream_delay_ms?, hang?}.",
     );
   }
   const document = parsed.data;
   return {
     rules: document.rules.map((rule, index) => ({
       match: rule.match === undefined ? null : compileMatch(rule.match, index, source),
+      whenTools: rule.when_tools,
       turns: rule.turns,
       streamDelayMs: rule.stream_delay_ms,
       hang: rule.hang,

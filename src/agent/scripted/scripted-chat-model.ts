@@ -137,7 +137,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     const conversation = toScriptMessages(messages);
     return isMiddlewareCaller(caller)
       ? middlewareReply(script, caller, conversation)
-      : answerFromScript(script, conversation);
+      : answerFromScript(script, conversation, boundToolNames(options.tools));
   }
 
   /**
@@ -201,4 +201,16 @@ function withTracker(
   if (Array.isArray(callbacks)) return [tracker, ...callbacks];
   callbacks.addHandler(tracker);
   return callbacks;
+}
+
+/** Names of bound tools, whatever form they were bound in (tool objects or OpenAI-style specs). */
+function boundToolNames(tools: BindToolsInput[] | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const tool of tools ?? []) {
+    if (typeof tool !== "object" || tool === null) continue;
+    const spec = tool as { name?: unknown; function?: { name?: unknown } };
+    const name = typeof spec.name === "string" ? spec.name : spec.function?.name;
+    if (typeof name === "string") names.add(name);
+  }
+  return names;
 }

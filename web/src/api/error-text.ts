@@ -1,4 +1,4 @@
-import { ApiError } from "./http.js";
+import { ApiError } from "./api-error.js";
 
 /** What the UI shows for a failed call: the server's sentence, never a raw status dump. */
 export interface ErrorText {

@@ -4,19 +4,11 @@
  * Error bodies are `{"detail": "<sentence>", "code": "<code>"}`; `ApiError` carries both.
  */
 
+import { ApiError } from "./api-error.js";
+
+export { ApiError };
+
 export const API_BASE = "/api";
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status;
-    this.code = code;
-  }
-}
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -1,5 +1,9 @@
-/** How the artifacts panel previews a file, by extension. HTML is never rendered (only downloaded). */
-export type PreviewKind = "markdown" | "text" | "image" | "none";
+/**
+ * How the artifacts panel previews a file, by extension. HTML renders in a sandboxed frame
+ * (scripts run in an opaque origin: no cookies, no access to the workspace), with its source
+ * a click away.
+ */
+export type PreviewKind = "markdown" | "html" | "text" | "image" | "none";
 
 const TEXT = new Set([
   "txt",
@@ -19,7 +23,6 @@ const TEXT = new Set([
   "sh",
   "sql",
   "css",
-  "html",
   "c",
   "h",
   "cpp",
@@ -35,6 +38,7 @@ const IMAGE = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 export function previewKind(path: string): PreviewKind {
   const extension = fileName(path).split(".").at(-1)?.toLowerCase() ?? "";
   if (extension === "md" || extension === "markdown") return "markdown";
+  if (extension === "html" || extension === "htm") return "html";
   if (TEXT.has(extension)) return "text";
   if (IMAGE.has(extension)) return "image";
   return "none";

@@ -271,8 +271,9 @@ export function ChatView({
             <div className="welcome">
               <h2>What should Fawn do?</h2>
               <p className="muted">
-                Ask for a report, some code or an analysis. With the offline demo model, try “Write
-                me a short report”.
+                Ask for a report, some code, a web page or an analysis of a file you attach. With
+                the offline demo model, try “Write me a short report”, “Write me some code”, “Make
+                me a web page” or attach a CSV; turn Plan on to see it plan.
               </p>
             </div>
           )}
