@@ -354,6 +354,24 @@ describe("skills: and memory: config sections", () => {
     );
   });
 
+  it("reads skills.install limits and the reference's skill_scan without warnings", () => {
+    const { config, warnings } = parseConfig(
+      { skills: { install: { max_files: 10 } }, skill_scan: { enabled: false } },
+      { env },
+    );
+    expect(warnings).toEqual([]);
+    expect(config.skills.install).toMatchObject({
+      max_files: 10,
+      max_total_bytes: 8 * 1024 * 1024,
+    });
+    expect(config.skill_scan.enabled).toBe(false);
+    expect(parseConfig({}, { env }).config.skill_scan.enabled).toBe(true);
+    // A skill is one database document: more than 10 MiB unpacked cannot be stored.
+    expect(() =>
+      parseConfig({ skills: { install: { max_total_bytes: 64 * 1024 * 1024 } } }, { env }),
+    ).toThrow(/skills\.install\.max_total_bytes/);
+  });
+
   it("reads a reference config's memory section, warning about the keys it ignores", () => {
     const { config, warnings } = parseConfig(
       {
