@@ -271,6 +271,11 @@ describe("skills lifecycle over HTTP with two users", () => {
     expect((await call("alice", "DELETE", "/skills/custom/poem")).json).toEqual({ success: true });
     expect((await call("alice", "GET", "/skills/custom/poem")).status).toBe(404);
     expect((await call("alice", "DELETE", "/skills/custom/poem")).status).toBe(404);
+    for (const name of ["x".repeat(300), "..%2F..%2Fetc", "Upper"]) {
+      expect((await call("alice", "GET", `/skills/custom/${name}`)).status).toBe(404);
+      expect((await call("alice", "GET", `/skills/custom/${name}/history`)).status).toBe(404);
+      expect((await call("alice", "PUT", `/skills/${name}`, { enabled: false })).status).toBe(404);
+    }
   });
 
   it("switches a custom skill per user, and answers reload in the reference's shape", async () => {

@@ -9,6 +9,8 @@ import type { CustomSkillStore } from "./custom-skill-store.js";
 import { checkSkillMarkdown } from "./skill-package.js";
 import type { SkillVersion } from "./stored-skill-values.js";
 
+const STORABLE_NAME = /^[a-z0-9-]{1,64}$/;
+
 /** A history entry as the API shows it (the reference's record fields, plus `version`). */
 export interface SkillHistoryEntry {
   version: number;
@@ -149,6 +151,9 @@ export class CustomSkillService {
   }
 
   private async requireStored(owner: string, name: string) {
+    // Only a valid skill name can be stored; anything else (too long, `..`) is simply not there.
+    if (!STORABLE_NAME.test(name))
+      throw new NotFoundError(`Custom skill '${name.slice(0, 80)}' not found`);
     const record = await this.store().get(owner, name);
     if (record !== null) return record;
     const visible = (await this.catalog.list(owner)).find((skill) => skill.name === name);
