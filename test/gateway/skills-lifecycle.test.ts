@@ -271,6 +271,10 @@ describe("skills lifecycle over HTTP with two users", () => {
     expect((await call("alice", "DELETE", "/skills/custom/poem")).json).toEqual({ success: true });
     expect((await call("alice", "GET", "/skills/custom/poem")).status).toBe(404);
     expect((await call("alice", "DELETE", "/skills/custom/poem")).status).toBe(404);
+    // A public skill is no custom skill: reading it here is a 404, deleting it a 400.
+    expect((await call("alice", "GET", "/skills/custom/alpha")).status).toBe(404);
+    expect((await call("alice", "GET", "/skills/custom/alpha/history")).status).toBe(404);
+    expect((await call("alice", "DELETE", "/skills/custom/alpha")).status).toBe(400);
     for (const name of ["x".repeat(300), "..%2F..%2Fetc", "Upper"]) {
       expect((await call("alice", "GET", `/skills/custom/${name}`)).status).toBe(404);
       expect((await call("alice", "GET", `/skills/custom/${name}/history`)).status).toBe(404);

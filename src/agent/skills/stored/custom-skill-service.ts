@@ -84,12 +84,12 @@ export class CustomSkillService {
   }
 
   async history(owner: string, name: string): Promise<SkillHistoryEntry[]> {
-    const record = await this.requireStored(owner, name);
+    const record = await this.findStored(owner, name);
     return (await this.store().history(owner, record)).map(toHistoryEntry);
   }
 
   async rollback(owner: string, name: string, target: RollbackTarget): Promise<Skill> {
-    const record = await this.requireStored(owner, name);
+    const record = await this.findStored(owner, name);
     const history = await this.store().history(owner, record);
     if (history.length === 0) throw new BadRequestError(`Custom skill '${name}' has no history`);
     let content: string | null;
@@ -128,7 +128,14 @@ export class CustomSkillService {
 
   /** SKILL.md of a stored skill (the custom-skill routes answer it with the skill). */
   async content(owner: string, name: string): Promise<string> {
-    return (await this.requireStored(owner, name)).content;
+    return (await this.findStored(owner, name)).content;
+  }
+
+  /** The stored skill, else 404 (reads and history: a public skill is no custom skill). */
+  private async findStored(owner: string, name: string) {
+    const record = STORABLE_NAME.test(name) ? await this.store().get(owner, name) : null;
+    if (record === null) throw new NotFoundError(`Custom skill '${name.slice(0, 80)}' not found`);
+    return record;
   }
 
   private checkContent(content: string, expectedName?: string) {
