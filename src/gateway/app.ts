@@ -33,6 +33,7 @@ import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
 import { statelessRunRoutes } from "./runs/stateless-run-routes.js";
 import { skillRoutes } from "./skills/skill-routes.js";
+import { createSkillServices } from "./skills/skill-services.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import { ThreadGraphs } from "./state/thread-graphs.js";
 import { ThreadStateService } from "./state/thread-state-service.js";
@@ -178,6 +179,7 @@ export function createGatewayServices(
     reset,
     ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
     customAgents: new CustomAgentStore(stores.documents),
+    skills: createSkillServices(config, stores.documents, logger),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,

@@ -7,6 +7,7 @@ import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import type { CronService } from "./crons/cron-service.js";
 import type { DataReset } from "./internal/data-reset.js";
 import type { RunGateway } from "./runs/run-gateway.js";
+import type { SkillServices } from "./skills/skill-services.js";
 import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import type { ThreadStateService } from "./state/thread-state-service.js";
 import type { ThreadService } from "./threads/thread-service.js";
@@ -29,6 +30,8 @@ export interface GatewayServices {
   crons?: CronService;
   /** Users' custom agents and profiles (`/agents`, `/user-profile`). */
   customAgents: CustomAgentStore;
+  /** The callers' skills: catalog, switches, custom skills (`/skills…`). */
+  skills: SkillServices;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

@@ -12,6 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-factory.js";
 import { contentText } from "../../src/agent/middlewares/conversation.js";
 import { SkillCatalog } from "../../src/agent/skills/skill-catalog.js";
+import { MemoryDocumentStore } from "../../src/stores/memory/document-store.js";
+
+const documents = new MemoryDocumentStore();
+
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
@@ -49,11 +53,12 @@ describe("deferred skill discovery", () => {
       "---\nname: beta\ndescription: The beta skill.\n---\nBody.\n",
     );
     await writeFile(join(home, "script.json"), SCRIPT);
-    await new SkillCatalog({ paths: new FawnPaths(home), skillsRoot: root, logger }).setEnabled(
-      "alice",
-      "beta",
-      false,
-    );
+    await new SkillCatalog({
+      paths: new FawnPaths(home),
+      skillsRoot: root,
+      logger,
+      documents,
+    }).setEnabled("alice", "beta", false);
     provider = await localSandboxProvider(home);
   });
 
@@ -78,6 +83,7 @@ describe("deferred skill discovery", () => {
       baseDir: home,
       sandbox: { provider },
       logger,
+      documents,
     });
     const configurable = { thread_id: `t-${deferred}-${text.length}`, user_id: "alice" };
     const agent = await factory({ config: { configurable, context: configurable } });

@@ -22,6 +22,7 @@ import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
 import type { AgentFactory } from "../../src/ports/agent.js";
 import { createSandboxProvider, type SandboxProvider } from "../../src/sandbox/index.js";
+import { MemoryDocumentStore } from "../../src/stores/memory/document-store.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { requireBwrap } from "../sandbox/helpers/require-bwrap.js";
 
@@ -106,7 +107,8 @@ describe.each(KINDS)("skills in a lead-agent run on the %s sandbox", (kind) => {
       { env: { FAWN_HOME: home }, cwd: home },
     );
     const paths = new FawnPaths(home);
-    catalog = new SkillCatalog({ paths, skillsRoot: root, logger });
+    const documents = new MemoryDocumentStore();
+    catalog = new SkillCatalog({ paths, skillsRoot: root, logger, documents });
     provider = await createSandboxProvider({
       config: sandboxConfigSchema.parse({ use: kind }),
       paths,
@@ -119,6 +121,7 @@ describe.each(KINDS)("skills in a lead-agent run on the %s sandbox", (kind) => {
       baseDir: home,
       sandbox: { provider },
       logger,
+      documents,
     });
   });
 

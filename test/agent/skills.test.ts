@@ -30,6 +30,7 @@ import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
 import { threadSkillsViewDir } from "../../src/sandbox/lifecycle/sandbox-id.js";
+import { MemoryDocumentStore } from "../../src/stores/memory/document-store.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -121,6 +122,7 @@ describe("skill catalog", () => {
   let home: string;
   let root: string;
   let catalog: SkillCatalog;
+  let documents: MemoryDocumentStore;
 
   async function put(path: string, text: string): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
@@ -130,7 +132,8 @@ describe("skill catalog", () => {
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), "fawn-skills-"));
     root = join(home, "skill-root");
-    catalog = new SkillCatalog({ paths: new FawnPaths(home), skillsRoot: root, logger });
+    documents = new MemoryDocumentStore();
+    catalog = new SkillCatalog({ paths: new FawnPaths(home), skillsRoot: root, logger, documents });
     await put(join(root, "public/alpha/SKILL.md"), skillMd("name: alpha\ndescription: First."));
     await put(join(root, "public/alpha/nested/SKILL.md"), skillMd("name: inner\ndescription: No."));
     await put(join(root, "public/team/beta/SKILL.md"), skillMd("name: beta\ndescription: Two."));
@@ -167,25 +170,49 @@ describe("skill catalog", () => {
     expect((await catalog.list("bob")).map((skill) => skill.name)).toEqual(["alpha", "beta"]);
   });
 
-  it("persists a switch per user in an atomically written JSON file; unknown names are 404", async () => {
+  it("persists a switch per user in the document store; unknown names are 404", async () => {
     await catalog.setEnabled("alice", "beta", false);
-    const reopened = new SkillCatalog({ paths: new FawnPaths(home), skillsRoot: root, logger });
+    const reopened = new SkillCatalog({
+      paths: new FawnPaths(home),
+      skillsRoot: root,
+      logger,
+      documents,
+    });
     expect((await reopened.enabled("alice")).map((skill) => skill.name)).toEqual(["alpha"]);
     expect((await reopened.enabled("bob")).map((skill) => skill.name)).toEqual(["alpha", "beta"]);
-    const stateDir = join(home, "users/alice/skills");
-    expect(JSON.parse(await readFile(join(stateDir, "state.json"), "utf8"))).toEqual({
-      version: 1,
-      skills: { beta: { enabled: false } },
-    });
-    expect((await readdir(stateDir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect((await documents.list("skill_state", "alice")).map((d) => [d.key, d.value])).toEqual([
+      ["beta", { enabled: false }],
+    ]);
     await reopened.setEnabled("alice", "beta", true);
     expect((await catalog.enabled("alice")).map((skill) => skill.name)).toEqual(["alpha", "beta"]);
+    expect(await documents.list("skill_state", "alice")).toEqual([]);
     await expect(catalog.setEnabled("alice", "nope", false)).rejects.toMatchObject({
       status: 404,
     });
   });
 
-  it("concurrent switches of one user all land (the state file is written under a lock)", async () => {
+  it("imports an earlier state.json once, keeping switches already stored", async () => {
+    const stateDir = join(home, "users/alice/skills");
+    await put(
+      join(stateDir, "state.json"),
+      JSON.stringify({
+        version: 1,
+        skills: { alpha: { enabled: false }, beta: { enabled: true } },
+      }),
+    );
+    expect((await catalog.enabled("alice")).map((skill) => skill.name)).toEqual(["beta"]);
+    expect((await readdir(stateDir)).sort()).toEqual(["state.json.imported"]);
+    // A second catalog (another process) finds the file gone and the switch in the store.
+    const other = new SkillCatalog({
+      paths: new FawnPaths(home),
+      skillsRoot: root,
+      logger,
+      documents,
+    });
+    expect((await other.enabled("alice")).map((skill) => skill.name)).toEqual(["beta"]);
+  });
+
+  it("concurrent switches of one user all land", async () => {
     await Promise.all([
       catalog.setEnabled("alice", "alpha", false),
       catalog.setEnabled("alice", "beta", false),
@@ -193,7 +220,7 @@ describe("skill catalog", () => {
     expect(await catalog.enabled("alice")).toEqual([]);
   });
 
-  it("a damaged state file disables nothing", async () => {
+  it("a damaged state file disables nothing and is not imported", async () => {
     await put(join(home, "users/alice/skills/state.json"), "{not json");
     expect((await catalog.enabled("alice")).map((skill) => skill.name)).toEqual(["alpha", "beta"]);
   });
@@ -311,7 +338,10 @@ describe("skills: and memory: config sections", () => {
 
   it("fills the defaults and refuses what Fawn cannot honour, naming the key", () => {
     const { config } = parseConfig({}, { env });
-    expect(config.skills).toEqual({ container_path: "/mnt/skills", deferred_discovery: false });
+    expect(config.skills).toMatchObject({
+      container_path: "/mnt/skills",
+      deferred_discovery: false,
+    });
     expect(config.memory.enabled).toBe(true);
     expect(config.memory.debounce_seconds).toBe(30);
     expect(() => parseConfig({ skills: { container_path: "/opt/skills" } }, { env })).toThrow(
@@ -322,6 +352,24 @@ describe("skills: and memory: config sections", () => {
     expect(() => parseConfig({ memory: { fact_confidence_threshold: 2 } }, { env })).toThrow(
       /memory\.fact_confidence_threshold/,
     );
+  });
+
+  it("reads skills.install limits and the reference's skill_scan without warnings", () => {
+    const { config, warnings } = parseConfig(
+      { skills: { install: { max_files: 10 } }, skill_scan: { enabled: false } },
+      { env },
+    );
+    expect(warnings).toEqual([]);
+    expect(config.skills.install).toMatchObject({
+      max_files: 10,
+      max_total_bytes: 8 * 1024 * 1024,
+    });
+    expect(config.skill_scan.enabled).toBe(false);
+    expect(parseConfig({}, { env }).config.skill_scan.enabled).toBe(true);
+    // A skill is one database document: more than 10 MiB unpacked cannot be stored.
+    expect(() =>
+      parseConfig({ skills: { install: { max_total_bytes: 64 * 1024 * 1024 } } }, { env }),
+    ).toThrow(/skills\.install\.max_total_bytes/);
   });
 
   it("reads a reference config's memory section, warning about the keys it ignores", () => {

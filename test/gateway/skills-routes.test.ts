@@ -1,10 +1,10 @@
 /**
  * `GET /api/skills`, `GET /api/skills/{name}`, `PUT /api/skills/{name}` through a real gateway on
- * 127.0.0.1: the caller's skills with their enabled flags, a switch persisted (and seen through
+ * 127.0.0.1: the caller's skills with their enabled flags, a switch persisted in the document store (and seen through
  * `/api/langgraph` too), 404 for unknown names, 400 for bad bodies, and under real local auth
  * each user's switches and custom skills are their own.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,10 +107,8 @@ describe("skills routes (auth disabled)", () => {
       ["beta", false],
       ["mine", true],
     ]);
-    const state = JSON.parse(
-      await readFile(join(h.fawn.config.home, "users/default/skills/state.json"), "utf8"),
-    );
-    expect(state).toEqual({ version: 1, skills: { beta: { enabled: false } } });
+    const switches = await h.fawn.stores.documents.list("skill_state", "default");
+    expect(switches.map((d) => [d.key, d.value])).toEqual([["beta", { enabled: false }]]);
     const one = await request(h, "GET", "/skills/beta");
     expect(await one.json()).toMatchObject({ name: "beta", enabled: false });
     const on = await request(h, "PUT", "/skills/beta", JSON.stringify({ enabled: true }));

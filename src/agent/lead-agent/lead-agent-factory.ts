@@ -105,6 +105,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
   const settings = parseLeadMiddlewareSettings(options.config);
   const skillCatalog = skillCatalogFromConfig(options.config, {
     ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+    documents: options.documents ?? null,
     logger,
   });
   const customAgents = options.documents ? new CustomAgentStore(options.documents) : null;

@@ -25,12 +25,24 @@ export interface SkillManifest {
   requiredSecrets: readonly SecretRequirement[];
 }
 
+/** The files of a skill kept in the document store (a user's installed or written skill). */
+export interface StoredSkillSource {
+  /** SKILL.md. */
+  content: string;
+  /** The files beside SKILL.md, read when a run projects the skill into its sandbox. */
+  files(): Promise<Array<{ path: string; mode: number; data: Buffer }>>;
+}
+
 export interface Skill extends SkillManifest {
   category: SkillCategory;
   /** The skill folder relative to its category root, `/`-separated (`report-writing`, `team/x`). */
   relativeDir: string;
-  /** Host folder of the skill. */
-  hostDir: string;
+  /** Host folder of the skill; null for a stored skill (`stored`). */
+  hostDir: string | null;
+  /** Set for a skill kept in the document store: its files come from there. */
+  stored?: StoredSkillSource;
+  /** A stored custom skill, which the API can edit and delete. */
+  editable?: boolean;
   enabled: boolean;
 }
 

@@ -36,7 +36,12 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions): AgentM
   const skillText = (skill: Skill): Promise<string | null> => {
     let loaded = contents.get(skill.name);
     if (!loaded) {
-      loaded = readFile(join(skill.hostDir, SKILL_FILE), "utf8").catch((error: unknown) => {
+      const source = skill.stored
+        ? Promise.resolve(skill.stored.content)
+        : skill.hostDir === null
+          ? Promise.reject(new Error("the skill has no files"))
+          : readFile(join(skill.hostDir, SKILL_FILE), "utf8");
+      loaded = source.catch((error: unknown) => {
         logger.warn(
           { skill: skill.name, error: describeError(error) },
           "slash-activated skill could not be read",

@@ -5,7 +5,7 @@ import { publishFileAtomically } from "../../core/atomic-file.js";
 import type { Logger } from "../../core/logger.js";
 import type { FawnPaths, ThreadScope } from "../../core/paths.js";
 import { threadSkillsViewDir } from "../../sandbox/lifecycle/sandbox-id.js";
-import type { Skill } from "./skill.js";
+import { SKILL_FILE, type Skill } from "./skill.js";
 
 /** A skill file larger than this is not projected (skills are instructions and small scripts). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
@@ -15,7 +15,7 @@ const MAX_FILES_PER_SKILL = 2000;
 const viewLocks = new KeyedMutex<string>();
 
 interface ProjectedFile {
-  source: string;
+  read(): Promise<Buffer>;
   mode: number;
 }
 
@@ -42,7 +42,11 @@ export async function syncThreadSkillsView(
   return viewLocks.runExclusive(viewDir, async () => {
     const expected = new Map<string, ProjectedFile>();
     for (const skill of skills) {
-      const files = await skillFiles(skill.hostDir, logger);
+      const files = skill.stored
+        ? await storedSkillFiles(skill)
+        : skill.hostDir === null
+          ? new Map<string, ProjectedFile>()
+          : await skillFiles(skill.hostDir, logger);
       for (const [rel, file] of files) {
         expected.set(join(skill.category, ...skill.relativeDir.split("/"), rel), file);
       }
@@ -77,15 +81,29 @@ async function skillFiles(root: string, logger: Logger): Promise<Map<string, Pro
         logger.warn({ file: path, bytes: info.size }, "skill file too large for the skills view");
         continue;
       }
-      files.set(relative(root, path), { source: path, mode: info.mode & 0o755 });
+      files.set(relative(root, path), { read: () => readFile(path), mode: info.mode & 0o755 });
     }
   };
   await visit(root);
   return files;
 }
 
+/** A stored skill's SKILL.md and files; their paths were checked when the skill was stored. */
+async function storedSkillFiles(skill: Skill): Promise<Map<string, ProjectedFile>> {
+  const files = new Map<string, ProjectedFile>();
+  if (!skill.stored) return files;
+  const content = Buffer.from(skill.stored.content, "utf8");
+  files.set(SKILL_FILE, { read: async () => content, mode: 0o644 });
+  for (const file of (await skill.stored.files()).slice(0, MAX_FILES_PER_SKILL)) {
+    const segments = file.path.split("/");
+    if (segments.some((part) => part === "" || part === ".." || part.startsWith("."))) continue;
+    files.set(join(...segments), { read: async () => file.data, mode: file.mode & 0o755 });
+  }
+  return files;
+}
+
 async function publishIfChanged(target: string, file: ProjectedFile): Promise<boolean> {
-  const data = await readFile(file.source);
+  const data = await file.read();
   const current = await lstat(target).catch(() => null);
   // Content and the executable bit decide; other mode bits depend on the umask.
   if (current?.isFile() && (current.mode & 0o100) === (file.mode & 0o100)) {

@@ -51,6 +51,7 @@ describe("loadConfig sources", () => {
       home,
       log_level: "info",
       agents_api: { enabled: false },
+      skill_scan: { enabled: true },
       models: [],
       plugins: [],
       crons: {
@@ -70,7 +71,17 @@ describe("loadConfig sources", () => {
         ls_output_max_chars: 20_000,
         bash_command_timeout: 600,
       },
-      skills: { container_path: "/mnt/skills", deferred_discovery: false },
+      skills: {
+        container_path: "/mnt/skills",
+        deferred_discovery: false,
+        install: {
+          max_archive_bytes: 8_388_608,
+          max_total_bytes: 8_388_608,
+          max_files: 512,
+          max_skill_md_bytes: 262_144,
+          max_compression_ratio: 100,
+        },
+      },
       memory: {
         enabled: true,
         mode: "middleware",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { skillInstallConfigSchema, skillScanConfigSchema } from "./skills-install-schema.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -90,6 +91,7 @@ export const skillsConfigSchema = z.strictObject({
     .default(SKILLS_CONTAINER_PATH),
   /** List only skill names in the prompt; the agent looks one up with `describe_skill`. */
   deferred_discovery: z.boolean().default(false),
+  install: skillInstallConfigSchema.prefault({}),
 });
 
 export const memoryConfigSchema = z.strictObject({
@@ -338,6 +340,7 @@ export const fawnConfigSchema = z
      * default as in the reference, since they edit what goes into the users' prompts.
      */
     agents_api: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
+    skill_scan: skillScanConfigSchema.prefault({}),
     ...referenceSections,
   })
   .superRefine((config, ctx) => {

@@ -1,38 +1,41 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Skill } from "../../agent/skills/skill.js";
-import { skillCatalogFromConfig } from "../../agent/skills/skill-catalog.js";
 import { BadRequestError } from "../../core/errors.js";
 import type { GatewayServices } from "../gateway-services.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { readJsonBody } from "../http/validation.js";
-
-/** A skill as the API shows it (the reference's SkillResponse fields). */
-export interface ApiSkill {
-  name: string;
-  description: string;
-  license: string | null;
-  category: Skill["category"];
-  enabled: boolean;
-  /** Fawn has no skill-editing API yet. */
-  editable: boolean;
-}
+import { toApiSkill } from "./api-skill.js";
+import { customSkillRoutes } from "./custom-skill-routes.js";
+import { skillInstallRoutes } from "./skill-install-route.js";
 
 const toggleBody = z.strictObject({ enabled: z.boolean() });
 
 /**
- * `GET /skills`, `GET /skills/{name}`, `PUT /skills/{name}` `{enabled}`: the caller's skills
- * (public ones plus their own custom ones) and the caller's own on/off switches; a switch
- * applies from the caller's next run. Unknown names are 404, a bad body 400.
+ * The reference's skills routes: `GET /skills`, `GET /skills/{name}`, `PUT /skills/{name}`
+ * `{enabled}`, `POST /skills/install`, `POST /skills/reload` and the custom-skill routes under
+ * `/skills/custom`. Everything is the caller's own: the public skills plus their custom ones, with
+ * their own switches; a change applies from the caller's next run on any process.
  */
 export function skillRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  const catalog = skillCatalogFromConfig(s.config, { logger: s.logger });
+  const { catalog } = s.skills;
 
   app.get("/skills", async (c) => {
     const skills = await catalog.list(c.get("principal").userId);
     return c.json({ skills: skills.map(toApiSkill) });
   });
+
+  // Before `/skills/{name}`, so `install`, `reload` and `custom` are never taken for names.
+  app.route("/", skillInstallRoutes(s));
+  app.post("/skills/reload", (c) =>
+    c.json({
+      success: true,
+      scope: "process",
+      // Skills are read at every run, so there is no cache to drop; the answer keeps the shape.
+      message: "Skills are read at every run; subsequent runs already see the latest skills.",
+    }),
+  );
+  app.route("/", customSkillRoutes(s));
 
   app.get("/skills/:name", async (c) =>
     c.json(toApiSkill(await catalog.get(c.get("principal").userId, c.req.param("name")))),
@@ -50,15 +53,4 @@ export function skillRoutes(s: GatewayServices): Hono<GatewayEnv> {
   });
 
   return app;
-}
-
-function toApiSkill(skill: Skill): ApiSkill {
-  return {
-    name: skill.name,
-    description: skill.description,
-    license: skill.license,
-    category: skill.category,
-    enabled: skill.enabled,
-    editable: false,
-  };
 }
