@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * What Fawn remembers about one user, as stored in `<home>/users/<u>/memory.json` and answered by
+ * What Fawn remembers about one user, as kept in the document store (collection `memory`) and answered by
  * `GET /api/memory`: summaries of the user and of their history, and a list of short facts. The
  * field names follow the reference's memory API (camelCase) so its UI reads them unchanged.
  */
@@ -34,6 +34,8 @@ const factSchema = z.object({
   createdAt: z.string().default(""),
   /** The thread the fact was learned in. */
   source: z.string().default("unknown"),
+  /** When the fact was last changed by hand (edit), if ever; eviction counts age from it. */
+  updatedAt: z.string().optional(),
 });
 
 export const memoryDocumentSchema = z.object({
