@@ -147,6 +147,36 @@ describe("memory update from the model's answer", () => {
     expect(saved.revision).toBe(1);
   });
 
+  it("an update queued before a forget in another process writes nothing", async () => {
+    const queuedAt = new Date(Date.now() - 1_000);
+    // Another process (its own store over the same documents) forgets after the queueing.
+    await new MemoryStore({ documents, logger }).clear("alice");
+    const applied = await updateMemoryFromConversation({
+      store,
+      model: scriptedModel(JSON.stringify(GOOD_UPDATE)),
+      userId: "alice",
+      threadId: "t-1",
+      turns: TURNS,
+      rules: RULES,
+      queuedAt,
+      logger,
+    });
+    expect(applied).toBeNull();
+    expect((await store.read("alice")).facts).toEqual([]);
+    // One queued after the forget is stored.
+    const later = await updateMemoryFromConversation({
+      store,
+      model: scriptedModel(JSON.stringify(GOOD_UPDATE)),
+      userId: "alice",
+      threadId: "t-1",
+      turns: TURNS,
+      rules: RULES,
+      queuedAt: new Date(Date.now() + 1_000),
+      logger,
+    });
+    expect(later?.added).toBe(2);
+  });
+
   it.each([
     ["a plain sentence", "OK"],
     ["broken JSON", '{"user": {'],

@@ -51,7 +51,16 @@ export const IGNORED_BACKEND_KEYS: Readonly<Record<string, string>> = {
   guaranteed_categories: "not supported",
   guaranteed_token_budget: "not supported",
   staleness_review_enabled: "not supported",
+  staleness_age_days: "not supported",
+  staleness_min_candidates: "not supported",
+  staleness_max_removals_per_cycle: "not supported",
+  staleness_protected_categories: "not supported",
+  staleness_max_lifetime_multiplier: "not supported",
+  staleness_max_extension_days: "not supported",
   consolidation_enabled: "not supported",
+  consolidation_min_facts: "not supported",
+  consolidation_max_groups_per_cycle: "not supported",
+  consolidation_max_sources: "not supported",
 };
 
 const ignored = Object.fromEntries(
