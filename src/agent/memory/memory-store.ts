@@ -42,8 +42,8 @@ export class MemoryStore {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly legacyPaths: FawnPaths | null;
-  /** Users whose legacy file was already looked for by this process. */
-  private readonly legacyChecked = new Set<string>();
+  /** Per user, the (one) look for a legacy file by this process; later calls wait for it. */
+  private readonly legacyImports = new Map<string, Promise<void>>();
   private readonly locks: KeyedMutex<string>;
 
   constructor(options: MemoryStoreOptions) {
@@ -148,16 +148,22 @@ export class MemoryStore {
     await this.documents.put(MEMORY_COLLECTION, userId, key, value, 0).catch(() => null);
   }
 
-  private async importLegacyOnce(userId: string): Promise<void> {
-    if (this.legacyPaths === null || this.legacyChecked.has(userId)) return;
-    this.legacyChecked.add(userId);
-    await importLegacyMemoryFile({
-      documents: this.documents,
-      paths: this.legacyPaths,
-      userId,
-      collection: MEMORY_COLLECTION,
-      key: MEMORY_KEY,
-      logger: this.logger,
-    });
+  private importLegacyOnce(userId: string): Promise<void> {
+    if (this.legacyPaths === null) return Promise.resolve();
+    let pending = this.legacyImports.get(userId);
+    if (!pending) {
+      pending = importLegacyMemoryFile({
+        documents: this.documents,
+        paths: this.legacyPaths,
+        userId,
+        collection: MEMORY_COLLECTION,
+        key: MEMORY_KEY,
+        logger: this.logger,
+      });
+      // A failed look is retried on the next call rather than cached.
+      pending.catch(() => this.legacyImports.delete(userId));
+      this.legacyImports.set(userId, pending);
+    }
+    return pending;
   }
 }
