@@ -183,6 +183,8 @@ describe("memory API under local auth (two users)", () => {
     };
     expect((await call(bob, "POST", "/memory/import", twice)).status).toBe(422);
     expect((await call(bob, "POST", "/memory/import", [1, 2])).status).toBe(422);
+    const longSummary = { user: { workContext: { summary: "s".repeat(20_001) } } };
+    expect((await call(bob, "POST", "/memory/import", longSummary)).status).toBe(422);
     expect((await call(bob, "GET", "/memory")).json).toEqual(replaced.json);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { evictFacts } from "./fact-eviction.js";
 import {
   FACT_CATEGORIES,
+  FACT_CONTENT_MAX_CHARS,
   type FactCategory,
   HISTORY_SECTIONS,
   type MemoryDocument,
@@ -88,6 +89,7 @@ export function applyMemoryUpdate(
       candidate.durability === "durable" &&
       candidate.authority === "descriptive" &&
       candidate.confidence >= rules.factConfidenceThreshold &&
+      candidate.content.length <= FACT_CONTENT_MAX_CHARS &&
       !seen.has(key);
     if (!eligible) {
       rejected += 1;

@@ -21,6 +21,9 @@ export const FACT_CATEGORIES = [
 ] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
+/** Longest fact kept (characters); a longer one is not a short fact. */
+export const FACT_CONTENT_MAX_CHARS = 2_000;
+
 const sectionSchema = z.object({
   summary: z.string().default(""),
   updatedAt: z.string().default(""),

@@ -1,13 +1,20 @@
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
+import { PayloadTooLargeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import type { FawnPaths } from "../../core/paths.js";
-import { type DocumentStore, updateDocument } from "../../ports/document-store.js";
+import {
+  DOCUMENT_VALUE_MAX_CHARS,
+  type DocumentStore,
+  updateDocument,
+} from "../../ports/document-store.js";
 import { importLegacyMemoryFile } from "./legacy-memory-file.js";
 import { emptyMemory, type MemoryDocument, memoryDocumentSchema } from "./memory-document.js";
 
 /** Document collection and key: one memory document per user (the document's owner). */
 export const MEMORY_COLLECTION = "memory";
 export const MEMORY_KEY = "memory";
+/** Largest stored memory (JSON characters), inside the document store's bound. */
+export const MEMORY_MAX_CHARS = Math.min(8 * 1024 * 1024, DOCUMENT_VALUE_MAX_CHARS);
 
 /** Beside the memory in a change: when it was last forgotten (ISO), so stale updates stand down. */
 export interface MemoryChangeContext {
@@ -121,11 +128,18 @@ export class MemoryStore {
 
   private encode(memory: MemoryDocument, forgottenAt: string | null): Record<string, unknown> {
     const { revision: _revision, ...fields } = memory;
-    return {
+    const value = {
       ...fields,
       lastUpdated: this.now().toISOString(),
       ...(forgottenAt ? { forgottenAt } : {}),
     };
+    // Refused here with a sentence, not deep in the store as a RangeError (a 500).
+    if (JSON.stringify(value).length > MEMORY_MAX_CHARS) {
+      throw new PayloadTooLargeError(
+        `This memory would exceed ${MEMORY_MAX_CHARS} characters; delete facts or lower memory.max_facts.`,
+      );
+    }
+    return value;
   }
 
   private decode(

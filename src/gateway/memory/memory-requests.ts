@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   FACT_CATEGORIES,
+  FACT_CONTENT_MAX_CHARS,
   type MemoryDocument,
   memoryDocumentSchema,
 } from "../../agent/memory/memory-document.js";
@@ -8,10 +9,11 @@ import { ValidationError } from "../../core/errors.js";
 import { parseWith } from "../http/validation.js";
 
 /** Bounds of what a caller may store through the API. */
-export const FACT_CONTENT_MAX_CHARS = 2_000;
 export const FACT_ID_MAX_CHARS = 128;
 export const IMPORT_FACTS_MAX = 10_000;
 export const SUMMARY_MAX_CHARS = 20_000;
+/** Largest imported memory (JSON characters), well inside what the document store keeps. */
+export const IMPORT_MAX_CHARS = 4 * 1024 * 1024;
 
 const content = z
   .string()
@@ -62,6 +64,11 @@ export function parseMemoryImport(body: unknown): MemoryDocument {
   const sections = [...Object.values(memory.user), ...Object.values(memory.history)];
   if (sections.some((section) => section.summary.length > SUMMARY_MAX_CHARS)) {
     throw new ValidationError(`A summary is at most ${SUMMARY_MAX_CHARS} characters.`);
+  }
+  if (JSON.stringify(memory).length > IMPORT_MAX_CHARS) {
+    throw new ValidationError(
+      `An imported memory is at most ${IMPORT_MAX_CHARS} characters of JSON; import fewer facts.`,
+    );
   }
   return memory;
 }
