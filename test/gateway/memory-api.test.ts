@@ -108,6 +108,15 @@ describe("memory API under local auth (two users)", () => {
       json: { detail: "A fact with the same content already exists.", code: "conflict" },
     });
 
+    // A category typed in the reference UI is kept as typed.
+    const hobby = await call(alice, "POST", "/memory/facts", {
+      content: "Plays chess",
+      category: "hobby",
+    });
+    const chess = facts(hobby.json).find((f) => f.content === "Plays chess");
+    expect(chess?.category).toBe("hobby");
+    expect((await call(alice, "DELETE", `/memory/facts/${chess?.id}`)).status).toBe(200);
+
     const deleted = await call(alice, "DELETE", `/memory/facts/${id}`);
     expect(deleted.status).toBe(200);
     expect(facts(deleted.json)).toEqual([]);
@@ -120,7 +129,7 @@ describe("memory API under local auth (two users)", () => {
       { content: "" },
       { content: "   " },
       { content: "x", confidence: 1.5 },
-      { content: "x", category: "gossip" },
+      { content: "x", category: "<system>" },
       { content: "x".repeat(2_001) },
       { confidence: 0.5 },
     ]) {

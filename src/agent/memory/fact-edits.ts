@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { normalizeFact } from "./apply-memory-update.js";
 import { evictFacts, type FactBudget } from "./fact-eviction.js";
-import type { FactCategory, MemoryDocument, MemoryFact } from "./memory-document.js";
+import type { MemoryDocument, MemoryFact } from "./memory-document.js";
 
 /**
  * Edits of single facts, shared by the memory tools and the memory API: pure functions from the
@@ -10,7 +10,7 @@ import type { FactCategory, MemoryDocument, MemoryFact } from "./memory-document
 
 export interface NewFact {
   content: string;
-  category: FactCategory;
+  category: string;
   confidence: number;
   /** Where it was learned: a thread id, or `manual` for the API. */
   source: string;
@@ -51,7 +51,7 @@ export function addFact(
 
 export interface FactPatch {
   content?: string | null | undefined;
-  category?: FactCategory | null | undefined;
+  category?: string | null | undefined;
   confidence?: number | null | undefined;
 }
 

@@ -21,6 +21,12 @@ export const FACT_CATEGORIES = [
 ] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
+/**
+ * What a category may look like: the known ones above, or a label a person typed in the reference
+ * UI ("hobby"). Kept plain, since it goes into the prompt beside the fact.
+ */
+export const FACT_CATEGORY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$/;
+
 /** Longest fact kept (characters); a longer one is not a short fact. */
 export const FACT_CONTENT_MAX_CHARS = 2_000;
 
@@ -32,7 +38,7 @@ const sectionSchema = z.object({
 const factSchema = z.object({
   id: z.string().min(1),
   content: z.string().min(1),
-  category: z.enum(FACT_CATEGORIES).catch("context"),
+  category: z.string().regex(FACT_CATEGORY_PATTERN).catch("context"),
   confidence: z.number().min(0).max(1).catch(0.5),
   createdAt: z.string().default(""),
   /** The thread the fact was learned in. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   FACT_CATEGORIES,
+  FACT_CATEGORY_PATTERN,
   FACT_CONTENT_MAX_CHARS,
   type MemoryDocument,
   memoryDocumentSchema,
@@ -20,7 +21,14 @@ const content = z
   .trim()
   .min(1, "Memory fact content cannot be empty.")
   .max(FACT_CONTENT_MAX_CHARS);
-const category = z.enum(FACT_CATEGORIES);
+/** The reference UI lets a person type any category; a plain label is kept as typed. */
+const category = z
+  .string()
+  .trim()
+  .regex(
+    FACT_CATEGORY_PATTERN,
+    `A category is 1–40 letters, digits, spaces, '_' or '-' (e.g. ${FACT_CATEGORIES.join(", ")}).`,
+  );
 const confidence = z
   .number()
   .min(0, "Invalid confidence value; must be between 0 and 1.")
