@@ -1,13 +1,15 @@
 /**
  * Memory is shared state: two real `fawn serve` processes over one PostgreSQL database (as in a
- * scaled-out deployment). A fact added through one is listed by the other, concurrent adds
- * through both keep every fact, and a forget through one is seen by the other.
+ * scaled-out deployment), under local auth. A fact added through one is listed by the other,
+ * concurrent adds through both keep every fact, another user sees and changes none of them
+ * through either process, and a forget through one is seen by the other.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MemoryDocument } from "../../src/agent/memory/memory-document.js";
+import { type BrowserSession, cookieHeaders, registerUser } from "../auth/helpers/http-session.js";
 import { type ServeProcess, startFawnServe } from "../helpers/fawn-serve-process.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
 
@@ -16,15 +18,24 @@ const postgres = await createPostgresTestDatabase("memory_two_processes");
 let home = "";
 let a: ServeProcess | undefined;
 let b: ServeProcess | undefined;
+let carol: BrowserSession | undefined;
+let dave: BrowserSession | undefined;
 
 beforeAll(async () => {
   if (postgres === null) return;
   home = await mkdtemp(join(tmpdir(), "fawn-memory-two-"));
-  const env = { FAWN_DATABASE_URL: postgres.url };
+  const configPath = join(home, "config.yaml");
+  await writeFile(
+    configPath,
+    JSON.stringify({ auth: { mode: "local", allow_registration: true } }),
+  );
+  const env = { FAWN_DATABASE_URL: postgres.url, FAWN_CONFIG: configPath };
   [a, b] = await Promise.all([
     startFawnServe(join(home, "a"), env),
     startFawnServe(join(home, "b"), env),
   ]);
+  carol = await registerUser(a.apiUrl, "carol@example.org", "carol password");
+  dave = await registerUser(b.apiUrl, "dave@example.org", "dave password 1");
 }, 60_000);
 
 afterAll(async () => {
@@ -40,11 +51,12 @@ async function call(
   method: string,
   path: string,
   body?: unknown,
+  who: BrowserSession | undefined = carol,
 ): Promise<{ status: number; json: unknown }> {
-  if (!server) throw new Error("servers not started");
+  if (!server || !who) throw new Error("servers not started");
   const response = await fetch(`${server.apiUrl}${path}`, {
     method,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...cookieHeaders(who) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, json: await response.json() };
@@ -85,6 +97,24 @@ describe.skipIf(postgres === null)("memory across two fawn serve processes (Post
     ].sort();
     expect(contents((await call(a, "GET", "/memory")).json)).toEqual(expected);
     expect(contents((await call(b, "GET", "/memory")).json)).toEqual(expected);
+  });
+
+  it("another user sees and changes none of them, through either process", async () => {
+    const carols = (await call(a, "GET", "/memory")).json as MemoryDocument;
+    const someId = carols.facts[0]?.id ?? "";
+    for (const server of [a, b]) {
+      expect((await call(server, "GET", "/memory/facts", undefined, dave)).json).toEqual({
+        facts: [],
+      });
+      expect(
+        (await call(server, "DELETE", `/memory/facts/${someId}`, undefined, dave)).status,
+      ).toBe(404);
+      expect(
+        (await call(server, "PATCH", `/memory/facts/${someId}`, { confidence: 0 }, dave)).status,
+      ).toBe(404);
+    }
+    expect((await call(b, "DELETE", "/memory", undefined, dave)).status).toBe(200);
+    expect((await call(b, "GET", "/memory")).json).toEqual(carols);
   });
 
   it("a forget through one process is what the other reads", async () => {
