@@ -1,9 +1,11 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { CustomAgentStore } from "../agent/custom-agents/custom-agent-store.js";
+import { MemoryStore } from "../agent/memory/memory-store.js";
 import { errorBody } from "../core/errors.js";
 import { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
+import { FawnPaths } from "../core/paths.js";
 import {
   type GraphCatalog,
   LEAD_AGENT_GRAPH_ID,
@@ -180,6 +182,11 @@ export function createGatewayServices(
     ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
     customAgents: new CustomAgentStore(stores.documents),
     skills: createSkillServices(config, stores.documents, logger),
+    memory: new MemoryStore({
+      documents: stores.documents,
+      legacyPaths: new FawnPaths(config.home),
+      logger,
+    }),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
     logger,

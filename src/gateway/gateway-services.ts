@@ -1,4 +1,5 @@
 import type { CustomAgentStore } from "../agent/custom-agents/custom-agent-store.js";
+import type { MemoryStore } from "../agent/memory/memory-store.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
@@ -32,6 +33,8 @@ export interface GatewayServices {
   customAgents: CustomAgentStore;
   /** The callers' skills: catalog, switches, custom skills (`/skills…`). */
   skills: SkillServices;
+  /** Users' memory (`/memory…`), in the document store. */
+  memory: MemoryStore;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
   logger: Logger;

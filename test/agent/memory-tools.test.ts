@@ -3,7 +3,7 @@
  * `memory_search/add/update/delete`, acting on the run's user; no background update is queued
  * after the run; the next run's `<memory>` block carries the summaries only (facts are looked up).
  */
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
@@ -17,7 +17,7 @@ import { memoryQueueFor } from "../../src/agent/memory/memory-update-queue.js";
 import { contentText } from "../../src/agent/middlewares/conversation.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
-import { FawnPaths } from "../../src/core/paths.js";
+import { MemoryDocumentStore } from "../../src/stores/memory/document-store.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { LeadModelCalls } from "../helpers/lead-model-calls.js";
 
@@ -64,13 +64,15 @@ describe("memory tools in a lead-agent run (memory.mode: tool)", () => {
       },
       { env: { FAWN_HOME: home }, cwd: home },
     );
+    const documents = new MemoryDocumentStore();
     const factory = createLeadAgentFactory({
       config,
       checkpointer: new MemorySaver(),
       baseDir: home,
       logger,
+      documents,
     });
-    const store = new MemoryStore(new FawnPaths(home), logger);
+    const store = new MemoryStore({ documents, logger });
     await store.update("alice", () => ({
       ...emptyMemory(),
       user: { ...emptyMemory().user, workContext: { summary: "Backend dev.", updatedAt: "" } },
@@ -108,9 +110,7 @@ describe("memory tools in a lead-agent run (memory.mode: tool)", () => {
     expect(outputs[5]).toBe("Error: no memory with id fact_2. Use memory_search to find ids.");
     expect(outputs[6]).toContain("no memory with id fact_404");
 
-    const stored = JSON.parse(await readFile(store.fileOf("alice"), "utf8")) as {
-      facts: MemoryFact[];
-    };
+    const stored = await store.read("alice");
     expect(stored.facts.map((fact) => [fact.content, fact.category, fact.source])).toEqual([
       ["Prefers tabs over spaces", "preference", "t-1"],
       ["Works on the billing service", "context", "t-1"],
@@ -134,11 +134,11 @@ describe("memory tools on their own", () => {
   const config = (userId: string) => ({ configurable: { thread_id: "t", user_id: userId } });
 
   it("update and delete act by id; adding beyond max_facts evicts the least confident", async () => {
-    const store = new MemoryStore(new FawnPaths(home), logger);
+    const store = new MemoryStore({ documents: new MemoryDocumentStore(), logger });
     let id = 0;
     const [search, add, update, remove] = createMemoryTools({
       store,
-      maxFacts: 2,
+      budget: { maxFacts: 2 },
       newFactId: () => `fact_${++id}`,
     });
     if (!search || !add || !update || !remove) throw new Error("four tools expected");

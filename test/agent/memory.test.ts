@@ -6,7 +6,7 @@
  * budget, and whole runs: memory learned in one thread is injected into the next run's prompt,
  * and createFawn's close flushes waiting updates.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
@@ -37,6 +37,7 @@ import { createFawn } from "../../src/app/create-fawn.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { createLogger } from "../../src/core/logger.js";
 import { FawnPaths } from "../../src/core/paths.js";
+import { MemoryDocumentStore } from "../../src/stores/memory/document-store.js";
 import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import { within } from "../helpers/latch.js";
@@ -100,11 +101,13 @@ function scriptedModel(memoryReply: string): ScriptedChatModel {
 }
 
 let home: string;
+let documents: MemoryDocumentStore;
 let store: MemoryStore;
 
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), "fawn-memory-"));
-  store = new MemoryStore(new FawnPaths(home), logger);
+  documents = new MemoryDocumentStore();
+  store = new MemoryStore({ documents, legacyPaths: new FawnPaths(home), logger });
 });
 
 afterEach(async () => {
@@ -131,9 +134,7 @@ describe("memory update from the model's answer", () => {
     );
     expect(applied?.summaries).toEqual(["user.workContext"]);
     expect(applied?.added).toBe(2);
-    const saved: MemoryDocument = JSON.parse(
-      await readFile(join(home, "users/alice/memory.json"), "utf8"),
-    );
+    const saved = await store.read("alice");
     expect(saved.user.workContext.summary).toBe(
       "Data engineer at Acme, works on the billing pipeline.",
     );
@@ -144,7 +145,36 @@ describe("memory update from the model's answer", () => {
     ]);
     expect(saved.facts.every((f) => /^fact_[0-9a-f]{12}$/.test(f.id))).toBe(true);
     expect(saved.revision).toBe(1);
-    expect((await readdir(join(home, "users/alice"))).sort()).toEqual(["memory.json"]);
+  });
+
+  it("an update queued before a forget in another process writes nothing", async () => {
+    const queuedAt = new Date(Date.now() - 1_000);
+    // Another process (its own store over the same documents) forgets after the queueing.
+    await new MemoryStore({ documents, logger }).clear("alice");
+    const applied = await updateMemoryFromConversation({
+      store,
+      model: scriptedModel(JSON.stringify(GOOD_UPDATE)),
+      userId: "alice",
+      threadId: "t-1",
+      turns: TURNS,
+      rules: RULES,
+      queuedAt,
+      logger,
+    });
+    expect(applied).toBeNull();
+    expect((await store.read("alice")).facts).toEqual([]);
+    // One queued after the forget is stored.
+    const later = await updateMemoryFromConversation({
+      store,
+      model: scriptedModel(JSON.stringify(GOOD_UPDATE)),
+      userId: "alice",
+      threadId: "t-1",
+      turns: TURNS,
+      rules: RULES,
+      queuedAt: new Date(Date.now() + 1_000),
+      logger,
+    });
+    expect(later?.added).toBe(2);
   });
 
   it.each([
@@ -164,7 +194,7 @@ describe("memory update from the model's answer", () => {
       logger,
     });
     expect(applied).toBeNull();
-    await expect(readFile(join(home, "users/alice/memory.json"))).rejects.toThrow();
+    expect(await documents.get("memory", "alice", "memory")).toBeNull();
   });
 
   it("the update call sees the current memory and the conversation, and is tagged middleware:memory", async () => {
@@ -415,7 +445,6 @@ describe("the memory store", () => {
     }));
     expect((await store.read("alice")).user.workContext.summary).toBe("Alice works at Acme.");
     expect(await store.read("bob")).toEqual(emptyMemory());
-    await expect(store.read("../alice")).rejects.toMatchObject({ status: 422 });
   });
 
   it("serializes concurrent updates of one user: none is lost", async () => {
@@ -442,15 +471,46 @@ describe("the memory store", () => {
     expect(saved.revision).toBe(10);
   });
 
-  it("reads a damaged file as empty and sets it aside before the next write", async () => {
-    const file = join(home, "users/alice/memory.json");
+  it("reads a damaged stored value as empty and keeps a copy before the next write", async () => {
+    await documents.put("memory", "alice", "memory", { facts: "broken" }, 0);
+    expect((await store.read("alice")).facts).toEqual([]);
     await store.clear("alice");
-    await writeFile(file, "{broken");
-    expect(await store.read("alice")).toEqual(emptyMemory());
-    await store.clear("alice");
-    const names = await readdir(join(home, "users/alice"));
-    expect(names.some((name) => name.startsWith("memory.json.damaged-"))).toBe(true);
-    expect(JSON.parse(await readFile(file, "utf8")).facts).toEqual([]);
+    const kept = await documents.list("memory", "alice");
+    expect(kept.map((document) => document.key)).toEqual([
+      "memory",
+      expect.stringMatching(/^memory\.unreadable-\d+$/),
+    ]);
+    expect(kept[1]?.value).toEqual({ facts: "broken" });
+  });
+
+  it("imports a legacy memory.json once, then renames it", async () => {
+    const dir = join(home, "users/alice");
+    await mkdir(dir, { recursive: true });
+    const legacy = {
+      ...emptyMemory(),
+      revision: 7,
+      facts: [
+        {
+          id: "fact_old",
+          content: "Likes tea",
+          category: "preference",
+          confidence: 0.9,
+          createdAt: "2026-01-01T00:00:00.000Z",
+          source: "t-0",
+        },
+      ],
+    };
+    await writeFile(join(dir, "memory.json"), JSON.stringify(legacy));
+    // Two stores (two processes) import at once: the fact is stored once.
+    const other = new MemoryStore({ documents, legacyPaths: new FawnPaths(home), logger });
+    const [first, second] = await Promise.all([store.read("alice"), other.read("alice")]);
+    expect(first.facts.map((f) => f.id)).toEqual(["fact_old"]);
+    expect(second.facts.map((f) => f.id)).toEqual(["fact_old"]);
+    expect((await readdir(dir)).sort()).toEqual(["memory.json.imported"]);
+    await store.update("alice", (memory) => ({ ...memory, facts: [] }));
+    // The file is not read again, even by a new store.
+    const later = new MemoryStore({ documents, legacyPaths: new FawnPaths(home), logger });
+    expect((await later.read("alice")).facts).toEqual([]);
   });
 });
 
@@ -539,6 +599,7 @@ describe("memory across runs of the lead agent", () => {
       checkpointer: new MemorySaver(),
       baseDir: home,
       logger,
+      documents,
     });
     const run = async (userId: string, threadId: string, text: string) => {
       const configurable = { thread_id: threadId, user_id: userId };
@@ -556,7 +617,7 @@ describe("memory across runs of the lead agent", () => {
     const first = await run("alice", "t-a", "I run the data team at Acme; bullets please.");
     expect(first).not.toContain("<memory>");
     // The update waits for the thread to be quiet; shutdown (or the debounce) runs it.
-    await expect(readFile(join(home, "users/alice/memory.json"))).rejects.toThrow();
+    expect(await documents.get("memory", "alice", "memory")).toBeNull();
     await flushMemoryUpdates(home, 10_000);
 
     const second = await run("alice", "t-b", "Hello again");
@@ -573,6 +634,7 @@ describe("memory across runs of the lead agent", () => {
       checkpointer: new MemorySaver(),
       baseDir: home,
       logger,
+      documents,
     });
     const configurable = { thread_id: "t-d", user_id: "alice" };
     const prompts = new LeadPrompts();
@@ -589,11 +651,18 @@ describe("memory across runs of the lead agent", () => {
   it("createFawn's close runs the waiting memory updates", async () => {
     const config = await configWith();
     const checkpointer = new MemorySaver();
+    const stores = createMemoryStores();
     const fawn = await createFawn({
       config,
-      stores: createMemoryStores(),
+      stores,
       checkpointer,
-      agentFactory: createLeadAgentFactory({ config, checkpointer, baseDir: home, logger }),
+      agentFactory: createLeadAgentFactory({
+        config,
+        checkpointer,
+        baseDir: home,
+        logger,
+        documents: stores.documents,
+      }),
       runContext: { spawnHousekeeping: () => undefined },
       logger,
     });
@@ -611,9 +680,7 @@ describe("memory across runs of the lead agent", () => {
     } finally {
       await fawn.close();
     }
-    const saved: MemoryDocument = JSON.parse(
-      await readFile(join(home, "users/default/memory.json"), "utf8"),
-    );
+    const saved = await new MemoryStore({ documents: stores.documents }).read("default");
     expect(saved.facts.map((f) => f.content)).toEqual(["Prefers answers as bullet lists"]);
   });
 });

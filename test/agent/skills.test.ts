@@ -372,7 +372,7 @@ describe("skills: and memory: config sections", () => {
     ).toThrow(/skills\.install\.max_total_bytes/);
   });
 
-  it("reads a reference config's memory section, warning about the keys it ignores", () => {
+  it("reads a reference config's memory section, backend_config knobs included", () => {
     const { config, warnings } = parseConfig(
       {
         memory: {
@@ -387,10 +387,9 @@ describe("skills: and memory: config sections", () => {
       { env },
     );
     expect(config.memory.injection_enabled).toBe(false);
+    expect(config.memory.debounce_seconds).toBe(10);
+    expect(config.memory.manager_class).toBe("deermem");
     expect(config.skills.path).toBe("skills");
-    expect(warnings).toEqual([
-      "memory.manager_class: unknown key, ignored",
-      "memory.backend_config: unknown key, ignored",
-    ]);
+    expect(warnings).toEqual([]);
   });
 });

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emptyMemory, type MemoryDocument } from "../../src/agent/memory/memory-document.js";
 import { MemoryStore } from "../../src/agent/memory/memory-store.js";
 import { memoryQueueFor } from "../../src/agent/memory/memory-update-queue.js";
-import { FawnPaths } from "../../src/core/paths.js";
 import { type BrowserSession, cookieHeaders, registerUser } from "../auth/helpers/http-session.js";
 import { type GatewayHarness, startGatewayHarness } from "./helpers/gateway-harness.js";
 
@@ -43,7 +42,7 @@ describe("memory routes (auth disabled)", () => {
 
   beforeAll(async () => {
     h = await startGatewayHarness();
-    store = new MemoryStore(new FawnPaths(h.fawn.config.home));
+    store = new MemoryStore({ documents: h.fawn.stores.documents });
   });
 
   afterAll(async () => {
@@ -95,7 +94,7 @@ describe("memory routes under local auth", () => {
     h = await startGatewayHarness({
       config: { auth: { mode: "local", allow_registration: true } },
     });
-    store = new MemoryStore(new FawnPaths(h.fawn.config.home));
+    store = new MemoryStore({ documents: h.fawn.stores.documents });
     alice = await registerUser(h.apiUrl, "alice@example.org", "alice password");
     bob = await registerUser(h.apiUrl, "bob@example.org", "bob password 1");
     const me = (await (

@@ -112,6 +112,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
   const knownModel = (name: string) => !selectModelConfig(options.config, name).fellBack;
   const memory = new LeadMemory({
     home: options.config.home,
+    documents: options.documents ?? null,
     config: options.config.memory,
     logger,
   });

@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
+import { evictFacts } from "./fact-eviction.js";
 import {
   FACT_CATEGORIES,
+  FACT_CONTENT_MAX_CHARS,
   type FactCategory,
   HISTORY_SECTIONS,
   type MemoryDocument,
-  type MemoryFact,
   type MemorySection,
   USER_SECTIONS,
 } from "./memory-document.js";
 import type { MemoryUpdate, SummaryUpdate } from "./parse-memory-update.js";
 
 export interface MemoryWriteRules {
-  /** Facts kept at most; the least confident (then oldest) go first. */
+  /** Facts kept at most; the lowest retention score (old, unsure) go first (fact-eviction.ts). */
   maxFacts: number;
+  /** Token budget of all facts' text (≈4 characters a token); null = none. */
+  factTokenBudget?: number | null | undefined;
+  factHalfLifeDays?: number | undefined;
   /** New facts below this confidence are not stored. */
   factConfidenceThreshold: number;
 }
@@ -85,6 +89,7 @@ export function applyMemoryUpdate(
       candidate.durability === "durable" &&
       candidate.authority === "descriptive" &&
       candidate.confidence >= rules.factConfidenceThreshold &&
+      candidate.content.length <= FACT_CONTENT_MAX_CHARS &&
       !seen.has(key);
     if (!eligible) {
       rejected += 1;
@@ -101,7 +106,12 @@ export function applyMemoryUpdate(
     });
     added += 1;
   }
-  facts = keepMostConfident(facts, rules.maxFacts);
+  facts = evictFacts(facts, {
+    maxFacts: rules.maxFacts,
+    tokenBudget: rules.factTokenBudget,
+    halfLifeDays: rules.factHalfLifeDays,
+    now: context.now,
+  });
 
   if (summaries.length === 0 && added === 0 && removed === 0) return null;
   return { memory: { ...current, user, history, facts }, summaries, added, removed, rejected };
@@ -114,18 +124,6 @@ function acceptedSummary(update: SummaryUpdate | undefined, at: string): MemoryS
   if (update.scope !== undefined && update.scope !== "user") return null;
   if (update.authority !== undefined && update.authority !== "descriptive") return null;
   return { summary, updatedAt: at };
-}
-
-/** Facts beyond the cap are evicted lowest confidence first, oldest first among equals. */
-export function keepMostConfident(facts: MemoryFact[], maxFacts: number): MemoryFact[] {
-  if (facts.length <= maxFacts) return facts;
-  const evicted = new Set(
-    [...facts]
-      .sort((a, b) => a.confidence - b.confidence || a.createdAt.localeCompare(b.createdAt))
-      .slice(0, facts.length - maxFacts)
-      .map((fact) => fact.id),
-  );
-  return facts.filter((fact) => !evicted.has(fact.id));
 }
 
 export function normalizeFact(content: string): string {

@@ -1,9 +1,12 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import { memoryBackendNotes } from "../../core/config/memory-config-schema.js";
 import { type MemoryConfig, memoryConfigSchema } from "../../core/config/schema.js";
 import { describeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import { FawnPaths } from "../../core/paths.js";
+import type { DocumentStore } from "../../ports/document-store.js";
 import type { AgentMiddleware } from "../middlewares/types.js";
+import { factBudgetOf } from "./fact-eviction.js";
 import { renderMemoryInjection } from "./memory-injection.js";
 import { createMemoryMiddleware } from "./memory-middleware.js";
 import { MemoryStore } from "./memory-store.js";
@@ -17,25 +20,43 @@ import { memoryQueueFor } from "./memory-update-queue.js";
  */
 export class LeadMemory {
   readonly config: MemoryConfig;
-  readonly store: MemoryStore;
+  /** Null when there is no document store to keep memory in (memory is then off). */
+  readonly store: MemoryStore | null;
   private readonly middleware: AgentMiddleware | null;
   private readonly toolMode: boolean;
   private readonly memoryTools: StructuredToolInterface[];
   private readonly logger: Logger;
 
-  constructor(options: { home: string; config?: MemoryConfig | undefined; logger?: Logger }) {
-    this.config = options.config ?? memoryConfigSchema.parse({});
+  constructor(options: {
+    home: string;
+    /** Where memory is kept; without one memory is off (embedders that pass no stores). */
+    documents: DocumentStore | null;
+    config?: MemoryConfig | undefined;
+    logger?: Logger;
+  }) {
+    const config = options.config ?? memoryConfigSchema.parse({});
     this.logger = options.logger ?? rootLogger;
-    this.store = new MemoryStore(new FawnPaths(options.home), this.logger);
-    this.toolMode = this.config.enabled && this.config.mode === "tool";
-    this.memoryTools = this.toolMode
-      ? createMemoryTools({ store: this.store, maxFacts: this.config.max_facts })
-      : [];
+    const store = options.documents
+      ? new MemoryStore({
+          documents: options.documents,
+          legacyPaths: new FawnPaths(options.home),
+          logger: this.logger,
+        })
+      : null;
+    this.store = store;
+    this.config = store ? config : { ...config, enabled: false };
+    if (config.enabled && !store) {
+      this.logger.warn({}, "memory is off: no document store was given to keep it in");
+    }
+    for (const note of memoryBackendNotes(config)) this.logger.warn({}, note);
+    this.toolMode = store !== null && this.config.enabled && this.config.mode === "tool";
+    this.memoryTools =
+      store && this.toolMode ? createMemoryTools({ store, budget: factBudgetOf(this.config) }) : [];
     // Tool mode: the agent keeps its memory itself; no background update after each run.
     this.middleware =
-      this.config.enabled && !this.toolMode
+      store && this.config.enabled && !this.toolMode
         ? createMemoryMiddleware({
-            store: this.store,
+            store,
             queue: memoryQueueFor(options.home, this.logger),
             config: this.config,
             logger: this.logger,
@@ -55,7 +76,7 @@ export class LeadMemory {
 
   /** The user's memory as a `<memory>` block for the prompt, or null (off, empty, unreadable). */
   async promptBlock(userId: string): Promise<string | null> {
-    if (!this.config.enabled || !this.config.injection_enabled) return null;
+    if (!this.store || !this.config.enabled || !this.config.injection_enabled) return null;
     try {
       return renderMemoryInjection(
         await this.store.read(userId),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * What Fawn remembers about one user, as stored in `<home>/users/<u>/memory.json` and answered by
+ * What Fawn remembers about one user, as kept in the document store (collection `memory`) and answered by
  * `GET /api/memory`: summaries of the user and of their history, and a list of short facts. The
  * field names follow the reference's memory API (camelCase) so its UI reads them unchanged.
  */
@@ -21,6 +21,15 @@ export const FACT_CATEGORIES = [
 ] as const;
 export type FactCategory = (typeof FACT_CATEGORIES)[number];
 
+/**
+ * What a category may look like: the known ones above, or a label a person typed in the reference
+ * UI ("hobby"). Kept plain, since it goes into the prompt beside the fact.
+ */
+export const FACT_CATEGORY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _-]{0,39}$/;
+
+/** Longest fact kept (characters); a longer one is not a short fact. */
+export const FACT_CONTENT_MAX_CHARS = 2_000;
+
 const sectionSchema = z.object({
   summary: z.string().default(""),
   updatedAt: z.string().default(""),
@@ -29,11 +38,13 @@ const sectionSchema = z.object({
 const factSchema = z.object({
   id: z.string().min(1),
   content: z.string().min(1),
-  category: z.enum(FACT_CATEGORIES).catch("context"),
+  category: z.string().regex(FACT_CATEGORY_PATTERN).catch("context"),
   confidence: z.number().min(0).max(1).catch(0.5),
   createdAt: z.string().default(""),
   /** The thread the fact was learned in. */
   source: z.string().default("unknown"),
+  /** When the fact was last changed by hand (edit), if ever; eviction counts age from it. */
+  updatedAt: z.string().optional(),
 });
 
 export const memoryDocumentSchema = z.object({

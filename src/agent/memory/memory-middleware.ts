@@ -15,7 +15,12 @@ export interface MemoryMiddlewareOptions {
   queue: MemoryUpdateQueue;
   config: Pick<
     MemoryConfig,
-    "debounce_seconds" | "max_facts" | "fact_confidence_threshold" | "model_name"
+    | "debounce_seconds"
+    | "max_facts"
+    | "fact_token_budget"
+    | "fact_half_life_days"
+    | "fact_confidence_threshold"
+    | "model_name"
   >;
   logger?: Logger;
 }
@@ -46,6 +51,8 @@ export function createMemoryMiddleware(options: MemoryMiddlewareOptions): AgentM
       if (!turns.some((turn) => turn.role === "assistant")) return undefined;
       const model = await runtime.model(config.model_name ?? null);
       const userId = runtime.userId;
+      // A forget after this moment (in any process) makes the update stand down.
+      const queuedAt = new Date();
       options.queue.enqueue({
         userId,
         threadId,
@@ -59,9 +66,12 @@ export function createMemoryMiddleware(options: MemoryMiddlewareOptions): AgentM
             turns,
             rules: {
               maxFacts: config.max_facts,
+              factTokenBudget: config.fact_token_budget ?? null,
+              factHalfLifeDays: config.fact_half_life_days,
               factConfidenceThreshold: config.fact_confidence_threshold,
             },
             stillWanted,
+            queuedAt,
             logger,
           });
         },

@@ -1,97 +1,183 @@
-import { mkdir, readFile, rename } from "node:fs/promises";
-import { join } from "node:path";
 import { KeyedMutex } from "../../core/async/keyed-mutex.js";
-import { publishFileAtomically } from "../../core/atomic-file.js";
-import { describeError } from "../../core/errors.js";
+import { PayloadTooLargeError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import type { FawnPaths } from "../../core/paths.js";
+import {
+  DOCUMENT_VALUE_MAX_CHARS,
+  type DocumentStore,
+  updateDocument,
+} from "../../ports/document-store.js";
+import { importLegacyMemoryFile } from "./legacy-memory-file.js";
 import { emptyMemory, type MemoryDocument, memoryDocumentSchema } from "./memory-document.js";
 
-/** One lock per memory file for the whole process: the gateway and the updater share it. */
-const fileLocks = new KeyedMutex<string>();
+/** Document collection and key: one memory document per user (the document's owner). */
+export const MEMORY_COLLECTION = "memory";
+export const MEMORY_KEY = "memory";
+/** Largest stored memory (JSON characters), inside the document store's bound. */
+export const MEMORY_MAX_CHARS = Math.min(8 * 1024 * 1024, DOCUMENT_VALUE_MAX_CHARS);
 
-type Loaded = { memory: MemoryDocument; damaged: boolean };
+/** Beside the memory in a change: when it was last forgotten (ISO), so stale updates stand down. */
+export interface MemoryChangeContext {
+  forgottenAt: string | null;
+}
+
+export type MemoryChange = (
+  current: MemoryDocument,
+  context: MemoryChangeContext,
+) => MemoryDocument | null;
+
+export interface MemoryStoreOptions {
+  documents: DocumentStore;
+  /** Where a legacy `users/<u>/memory.json` may wait to be imported (once); null = none. */
+  legacyPaths?: FawnPaths | null;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+/** One in-process lock per user and document store: fewer compare-and-set retries. */
+const locksByStore = new WeakMap<DocumentStore, KeyedMutex<string>>();
 
 /**
- * Per-user memory in `<home>/users/<u>/memory.json`. Every change is a read-modify-write under
- * the file's lock, published atomically (temp + rename), so concurrent updates for one user never
- * lose each other's facts and a crash never leaves half a file. A damaged file reads as empty
- * memory and is moved aside (not overwritten) before the next write.
+ * Per-user memory in the harness document store, so every process of a deployment reads and
+ * writes the same memory. A change is a compare-and-set on the document's revision (re-read and
+ * re-applied when another writer got there first), so concurrent updates — from this process or
+ * another — never lose each other's facts. A stored value of unknown shape reads as empty memory
+ * and is copied aside before the next write replaces it.
  */
 export class MemoryStore {
+  private readonly documents: DocumentStore;
   private readonly logger: Logger;
+  private readonly now: () => Date;
+  private readonly legacyPaths: FawnPaths | null;
+  /** Per user, the (one) look for a legacy file by this process; later calls wait for it. */
+  private readonly legacyImports = new Map<string, Promise<void>>();
+  private readonly locks: KeyedMutex<string>;
 
-  constructor(
-    private readonly paths: FawnPaths,
-    logger?: Logger,
-  ) {
-    this.logger = logger ?? rootLogger;
-  }
-
-  fileOf(userId: string): string {
-    return join(this.paths.userDir(userId), "memory.json");
+  constructor(options: MemoryStoreOptions) {
+    this.documents = options.documents;
+    this.logger = options.logger ?? rootLogger;
+    this.now = options.now ?? (() => new Date());
+    this.legacyPaths = options.legacyPaths ?? null;
+    let locks = locksByStore.get(this.documents);
+    if (!locks) {
+      locks = new KeyedMutex<string>();
+      locksByStore.set(this.documents, locks);
+    }
+    this.locks = locks;
   }
 
   async read(userId: string): Promise<MemoryDocument> {
-    return (await this.load(userId)).memory;
+    await this.importLegacyOnce(userId);
+    const stored = await this.documents.get(MEMORY_COLLECTION, userId, MEMORY_KEY);
+    if (stored === null) return emptyMemory();
+    return this.decode(userId, stored.value, stored.revision).memory;
   }
 
   /**
    * Applies `change` to the current memory and stores the result; `null` means "no change" and
-   * writes nothing. Returns the memory as stored afterwards.
+   * writes nothing. `change` may run more than once (after a concurrent write), so it must only
+   * compute. Returns the memory as stored afterwards.
    */
-  async update(
-    userId: string,
-    change: (current: MemoryDocument) => MemoryDocument | null,
-  ): Promise<MemoryDocument> {
-    const file = this.fileOf(userId);
-    return fileLocks.runExclusive(file, async () => {
-      const loaded = await this.load(userId);
-      const next = change(loaded.memory);
-      if (next === null) return loaded.memory;
-      const stored: MemoryDocument = {
-        ...next,
-        revision: loaded.memory.revision + 1,
-        lastUpdated: new Date().toISOString(),
-      };
-      if (loaded.damaged) await this.setAside(file);
-      await mkdir(this.paths.userDir(userId), { recursive: true });
-      await publishFileAtomically(file, `${JSON.stringify(stored, null, 2)}\n`);
-      return stored;
+  async update(userId: string, change: MemoryChange): Promise<MemoryDocument> {
+    await this.importLegacyOnce(userId);
+    return this.locks.runExclusive(userId, async () => {
+      let unchanged: MemoryDocument = emptyMemory();
+      const stored = await updateDocument(
+        this.documents,
+        MEMORY_COLLECTION,
+        userId,
+        MEMORY_KEY,
+        (current) => {
+          const decoded = current
+            ? this.decode(userId, current.value, current.revision)
+            : { memory: emptyMemory(), forgottenAt: null, damaged: false };
+          unchanged = decoded.memory;
+          const next = change(decoded.memory, { forgottenAt: decoded.forgottenAt });
+          if (next === null) return null;
+          return this.encode(next, decoded.forgottenAt);
+        },
+      );
+      if (stored === null) return unchanged;
+      return this.decode(userId, stored.value, stored.revision).memory;
     });
   }
 
-  /** Forgets everything (the revision keeps counting, so clients see the change). */
-  clear(userId: string): Promise<MemoryDocument> {
-    return this.update(userId, () => emptyMemory());
+  /** Replaces the whole memory (import); the facts' own fields are kept as given. */
+  replace(userId: string, memory: MemoryDocument): Promise<MemoryDocument> {
+    return this.update(userId, () => memory);
   }
 
-  private async load(userId: string): Promise<Loaded> {
-    const file = this.fileOf(userId);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      if (isMissing(error)) return { memory: emptyMemory(), damaged: false };
-      throw error;
+  /**
+   * Forgets everything and notes when, so an update queued before it — in any process — writes
+   * nothing. The revision keeps counting, so clients see the change.
+   */
+  async clear(userId: string): Promise<MemoryDocument> {
+    await this.importLegacyOnce(userId);
+    const forgottenAt = this.now().toISOString();
+    return this.locks.runExclusive(userId, async () => {
+      const stored = await updateDocument(
+        this.documents,
+        MEMORY_COLLECTION,
+        userId,
+        MEMORY_KEY,
+        () => this.encode(emptyMemory(), forgottenAt),
+      );
+      return stored ? this.decode(userId, stored.value, stored.revision).memory : emptyMemory();
+    });
+  }
+
+  private encode(memory: MemoryDocument, forgottenAt: string | null): Record<string, unknown> {
+    const { revision: _revision, ...fields } = memory;
+    const value = {
+      ...fields,
+      lastUpdated: this.now().toISOString(),
+      ...(forgottenAt ? { forgottenAt } : {}),
+    };
+    // Refused here with a sentence, not deep in the store as a RangeError (a 500).
+    if (JSON.stringify(value).length > MEMORY_MAX_CHARS) {
+      throw new PayloadTooLargeError(
+        `This memory would exceed ${MEMORY_MAX_CHARS} characters; delete facts or lower memory.max_facts.`,
+      );
     }
-    try {
-      const parsed = memoryDocumentSchema.safeParse(JSON.parse(text));
-      if (parsed.success) return { memory: parsed.data, damaged: false };
-      this.logger.warn({ file }, "memory file has an unknown shape; reading it as empty");
-    } catch (error) {
-      this.logger.warn({ file, error: describeError(error) }, "memory file is not JSON");
+    return value;
+  }
+
+  private decode(
+    userId: string,
+    value: Record<string, unknown>,
+    revision: number,
+  ): { memory: MemoryDocument; forgottenAt: string | null; damaged: boolean } {
+    const forgottenAt = typeof value.forgottenAt === "string" ? value.forgottenAt : null;
+    const parsed = memoryDocumentSchema.safeParse(value);
+    if (parsed.success)
+      return { memory: { ...parsed.data, revision }, forgottenAt, damaged: false };
+    this.logger.warn({ userId }, "stored memory has an unknown shape; reading it as empty");
+    void this.setAside(userId, value);
+    return { memory: { ...emptyMemory(), revision }, forgottenAt, damaged: true };
+  }
+
+  /** Keeps an unreadable stored value under another key, so the next write does not erase it. */
+  private async setAside(userId: string, value: Record<string, unknown>): Promise<void> {
+    const key = `${MEMORY_KEY}.unreadable-${this.now().getTime()}`;
+    await this.documents.put(MEMORY_COLLECTION, userId, key, value, 0).catch(() => null);
+  }
+
+  private importLegacyOnce(userId: string): Promise<void> {
+    if (this.legacyPaths === null) return Promise.resolve();
+    let pending = this.legacyImports.get(userId);
+    if (!pending) {
+      pending = importLegacyMemoryFile({
+        documents: this.documents,
+        paths: this.legacyPaths,
+        userId,
+        collection: MEMORY_COLLECTION,
+        key: MEMORY_KEY,
+        logger: this.logger,
+      });
+      // A failed look is retried on the next call rather than cached.
+      pending.catch(() => this.legacyImports.delete(userId));
+      this.legacyImports.set(userId, pending);
     }
-    return { memory: emptyMemory(), damaged: true };
+    return pending;
   }
-
-  private async setAside(file: string): Promise<void> {
-    const aside = `${file}.damaged-${Date.now()}`;
-    await rename(file, aside).catch(() => undefined);
-    this.logger.warn({ file, aside }, "damaged memory file set aside");
-  }
-}
-
-function isMissing(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT";
 }

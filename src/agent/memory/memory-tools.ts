@@ -1,15 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { threadScopeOf } from "../tools/thread-scope.js";
-import { keepMostConfident, normalizeFact } from "./apply-memory-update.js";
-import { FACT_CATEGORIES, type MemoryDocument, type MemoryFact } from "./memory-document.js";
+import { normalizeFact } from "./apply-memory-update.js";
+import { addFact, newFactId as defaultFactId, patchFact, removeFact } from "./fact-edits.js";
+import type { FactBudget } from "./fact-eviction.js";
+import { FACT_CATEGORIES, type MemoryFact } from "./memory-document.js";
 import type { MemoryStore } from "./memory-store.js";
 
 export interface MemoryToolsOptions {
   store: MemoryStore;
-  /** Facts kept at most; adding beyond it evicts the least confident, oldest first. */
-  maxFacts: number;
+  /** What the facts may take; adding beyond it evicts the lowest retention score first. */
+  budget: Omit<FactBudget, "now">;
   now?: () => Date;
   newFactId?: () => string;
 }
@@ -30,14 +31,13 @@ const confidence = z.number().min(0).max(1);
 /**
  * The memory tools of `memory.mode: tool`: the agent looks facts up and keeps
  * them itself instead of a background update after each run. They act on the run's user (from the
- * admitted run, never from the model) through the store's lock and atomic write, so they never
+ * admitted run, never from the model) through the store's compare-and-set write, so they never
  * lose a concurrent change; a result is plain text the model reads.
  */
 export function createMemoryTools(options: MemoryToolsOptions): StructuredToolInterface[] {
   const { store } = options;
   const now = options.now ?? (() => new Date());
-  const newFactId =
-    options.newFactId ?? (() => `fact_${randomUUID().replaceAll("-", "").slice(0, 12)}`);
+  const newFactId = options.newFactId ?? defaultFactId;
 
   const search = tool(
     async (input, config) => {
@@ -65,27 +65,27 @@ export function createMemoryTools(options: MemoryToolsOptions): StructuredToolIn
       const { userId, threadId } = threadScopeOf(config);
       let outcome = "";
       await store.update(userId, (memory) => {
-        const key = normalizeFact(input.content);
-        const same = memory.facts.find((fact) => normalizeFact(fact.content) === key);
-        if (same) {
-          outcome = `Already remembered as ${same.id}.`;
+        const added = addFact(
+          memory,
+          {
+            content: input.content,
+            category: input.category ?? "context",
+            confidence: input.confidence ?? 0.9,
+            source: threadId,
+          },
+          options.budget,
+          { id: newFactId(), now: now() },
+        );
+        if (added.outcome === "duplicate") {
+          outcome = `Already remembered as ${added.existing.id}.`;
           return null;
         }
-        const fact: MemoryFact = {
-          id: newFactId(),
-          content: input.content.replace(/\s+/g, " "),
-          category: input.category ?? "context",
-          confidence: input.confidence ?? 0.9,
-          createdAt: now().toISOString(),
-          source: threadId,
-        };
-        const facts = keepMostConfident([...memory.facts, fact], options.maxFacts);
-        if (!facts.includes(fact)) {
-          outcome = `Not remembered: memory is full (${options.maxFacts} facts) of more confident ones.`;
+        if (added.outcome === "no_room") {
+          outcome = `Not remembered: memory is full (${options.budget.maxFacts} facts) of more confident or more recent ones.`;
           return null;
         }
-        outcome = `Remembered as ${fact.id}.`;
-        return withFacts(memory, facts);
+        outcome = `Remembered as ${added.fact.id}.`;
+        return added.memory;
       });
       return outcome;
     },
@@ -106,17 +106,14 @@ export function createMemoryTools(options: MemoryToolsOptions): StructuredToolIn
       const { userId } = threadScopeOf(config);
       let outcome = `Error: no memory with id ${input.id}. Use memory_search to find ids.`;
       await store.update(userId, (memory) => {
-        const index = memory.facts.findIndex((fact) => fact.id === input.id);
-        const current = memory.facts[index];
-        if (current === undefined) return null;
-        const next: MemoryFact = {
-          ...current,
-          ...(input.content ? { content: input.content.replace(/\s+/g, " ") } : {}),
-          ...(input.category ? { category: input.category } : {}),
-          ...(input.confidence != null ? { confidence: input.confidence } : {}),
-        };
+        const patched = patchFact(memory, input.id, input, now());
+        if (patched.outcome === "not_found") return null;
+        if (patched.outcome === "duplicate") {
+          outcome = `Error: ${patched.existing.id} already says that.`;
+          return null;
+        }
         outcome = `Updated ${input.id}.`;
-        return withFacts(memory, memory.facts.with(index, next));
+        return patched.memory;
       });
       return outcome;
     },
@@ -137,10 +134,9 @@ export function createMemoryTools(options: MemoryToolsOptions): StructuredToolIn
       const { userId } = threadScopeOf(config);
       let outcome = `Error: no memory with id ${input.id}. Use memory_search to find ids.`;
       await store.update(userId, (memory) => {
-        const facts = memory.facts.filter((fact) => fact.id !== input.id);
-        if (facts.length === memory.facts.length) return null;
-        outcome = `Forgot ${input.id}.`;
-        return withFacts(memory, facts);
+        const next = removeFact(memory, input.id);
+        if (next !== null) outcome = `Forgot ${input.id}.`;
+        return next;
       });
       return outcome;
     },
@@ -177,8 +173,4 @@ export function rankFacts(facts: readonly MemoryFact[], query: string): MemoryFa
 
 function describeFact(fact: MemoryFact): string {
   return `${fact.id} [${fact.category}] ${fact.content} (${fact.confidence.toFixed(2)})`;
-}
-
-function withFacts(memory: MemoryDocument, facts: MemoryFact[]): MemoryDocument {
-  return { ...memory, facts };
 }

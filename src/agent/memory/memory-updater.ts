@@ -26,13 +26,15 @@ export interface MemoryUpdateRequest {
   rules: MemoryWriteRules;
   /** False once the user's memory was forgotten after this update was queued. */
   stillWanted?: () => boolean;
+  /** When the conversation was queued: a forget after it (any process) cancels the update. */
+  queuedAt?: Date;
   logger: Logger;
   now?: () => Date;
 }
 
 /**
  * One memory update: a model call sees the current memory and the conversation and answers a
- * JSON change; the change is merged into the memory as it is *then* (under the user's lock), so
+ * JSON change; the change is merged into the memory as it is *then* (compare-and-set), so
  * updates from two threads of one user both land. A bad answer changes nothing.
  */
 export async function updateMemoryFromConversation(
@@ -56,10 +58,14 @@ export async function updateMemoryFromConversation(
     request.logger.warn(where, "memory model answer is not a memory update; memory unchanged");
     return null;
   }
-  // Filled inside the store's lock, where the update is merged into the latest memory.
+  // Filled inside the store's change, where the update is merged into the latest memory.
   const result: { applied: AppliedMemoryUpdate | null } = { applied: null };
-  await request.store.update(request.userId, (latest) => {
+  await request.store.update(request.userId, (latest, { forgottenAt }) => {
+    result.applied = null;
     if (request.stillWanted && !request.stillWanted()) return null;
+    if (forgottenAt && request.queuedAt && forgottenAt >= request.queuedAt.toISOString()) {
+      return null;
+    }
     result.applied = applyMemoryUpdate(latest, update, request.rules, {
       threadId: request.threadId,
       now: now(),

@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { skillInstallConfigSchema, skillScanConfigSchema } from "./skills-install-schema.js";
+import { memoryConfigSchema } from "./memory-config-schema.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
  * in the file, in docs and in code). Known sections are strict: an unknown key there is reported
  * as a warning by the loader. Model entries are loose because providers take extra kwargs.
  */
+
+export { type MemoryConfig, memoryConfigSchema } from "./memory-config-schema.js";
 
 const opaqueSection = z.record(z.string(), z.unknown());
 
@@ -92,26 +95,6 @@ export const skillsConfigSchema = z.strictObject({
   /** List only skill names in the prompt; the agent looks one up with `describe_skill`. */
   deferred_discovery: z.boolean().default(false),
   install: skillInstallConfigSchema.prefault({}),
-});
-
-export const memoryConfigSchema = z.strictObject({
-  enabled: z.boolean().default(true),
-  /**
-   * `middleware`: after each run a background model call updates the memory. `tool`: the agent
-   * keeps it itself with `memory_search/add/update/delete`; only summaries are injected.
-   */
-  mode: z.enum(["middleware", "tool"]).default("middleware"),
-  injection_enabled: z.boolean().default(true),
-  /** Quiet time per thread before its conversation is turned into memory. */
-  debounce_seconds: z.number().min(0).default(30),
-  max_facts: z.number().int().min(1).max(10_000).default(100),
-  fact_confidence_threshold: z.number().min(0).max(1).default(0.7),
-  /** Budget (≈4 characters a token) for what the next run's prompt gets inside `<memory>`. */
-  max_injection_tokens: z.number().int().min(50).default(2000),
-  /** Model for the update call (default: the run's own model). */
-  model_name: z.string().min(1).nullish(),
-  /** How long shutdown waits for queued updates. */
-  shutdown_flush_timeout_seconds: z.number().min(0).default(30),
 });
 
 /** Tool names a sub-agent never gets unless its type says otherwise (no nesting, no questions). */
@@ -361,7 +344,6 @@ export type ModelConfig = z.output<typeof modelConfigSchema>;
 export type SandboxConfig = z.output<typeof sandboxConfigSchema>;
 export type SubagentsConfig = z.output<typeof subagentsConfigSchema>;
 export type SkillsConfig = z.output<typeof skillsConfigSchema>;
-export type MemoryConfig = z.output<typeof memoryConfigSchema>;
 export type AuthConfig = ParsedConfig["auth"];
 export type UploadsConfig = ParsedConfig["uploads"];
 export type PluginEntry = z.output<typeof pluginEntrySchema>;
