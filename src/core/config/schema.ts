@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  readBeforeWriteConfigSchema,
+  safetyFinishReasonConfigSchema,
+  sanitizationConfigSchema,
+  tokenBudgetConfigSchema,
+} from "./middleware-sections.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -195,9 +201,10 @@ const referenceSections = {
   tool_output: opaqueSection.optional(),
   loop_detection: opaqueSection.optional(),
   token_usage: opaqueSection.optional(),
-  token_budget: opaqueSection.optional(),
-  read_before_write: opaqueSection.optional(),
-  safety_finish_reason: opaqueSection.optional(),
+  token_budget: tokenBudgetConfigSchema.optional(),
+  read_before_write: readBeforeWriteConfigSchema.optional(),
+  safety_finish_reason: safetyFinishReasonConfigSchema.optional(),
+  sanitization: sanitizationConfigSchema.optional(),
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
   guardrails: opaqueSection.optional(),
