@@ -75,19 +75,14 @@ export interface LeadMiddlewareSettings {
 }
 
 export type MiddlewareConfigSections = Partial<
-  Pick<
-    FawnConfig,
-    | "tool_output"
-    | "loop_detection"
-    | "title"
-    | "summarization"
-    | "subagents"
-    | "sanitization"
-    | "token_budget"
-    | "read_before_write"
-    | "safety_finish_reason"
-  >
->;
+  Pick<FawnConfig, "tool_output" | "loop_detection" | "title" | "summarization" | "subagents">
+> & {
+  // Typed by the config schema; read raw here, since parsing again fills the defaults.
+  sanitization?: unknown;
+  token_budget?: unknown;
+  read_before_write?: unknown;
+  safety_finish_reason?: unknown;
+};
 
 const subagentsSectionSchema = z.object({
   max_total_per_run: z.number().int().min(1).max(50).default(6),

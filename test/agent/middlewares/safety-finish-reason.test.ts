@@ -34,7 +34,7 @@ class FilteredModel extends ScriptedChatModel {
   ): AsyncGenerator<ChatGenerationChunk> {
     for await (const chunk of super._streamResponseChunks(messages, options, runManager)) {
       if ("finish_reason" in chunk.message.response_metadata) {
-        chunk.message.response_metadata[this.field] = this.value;
+        Object.assign(chunk.message.response_metadata, { [this.field]: this.value });
       }
       yield chunk;
     }
