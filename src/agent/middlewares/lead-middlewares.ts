@@ -11,6 +11,8 @@ import {
 import { createClarificationMiddleware } from "./clarification/clarification-middleware.js";
 import { parseConfigSection } from "./config-section.js";
 import { createDanglingToolCallMiddleware } from "./dangling-tool-calls/dangling-tool-call-middleware.js";
+import { type GuardrailSettings, parseGuardrails } from "./guardrails/guardrail-config.js";
+import { createGuardrailMiddleware } from "./guardrails/guardrail-middleware.js";
 import {
   type LoopDetectionConfig,
   parseLoopDetectionConfig,
@@ -72,6 +74,8 @@ export interface LeadMiddlewareSettings {
   readBeforeWrite: ReadBeforeWriteConfig;
   /** `safety_finish_reason`: the detectors to run, or null when it is off. */
   safetyDetectors: readonly SafetyDetector[] | null;
+  /** `guardrails`: the tool-call guard, or null when it is off. */
+  guardrails: GuardrailSettings | null;
 }
 
 export type MiddlewareConfigSections = Partial<
@@ -82,6 +86,7 @@ export type MiddlewareConfigSections = Partial<
   token_budget?: unknown;
   read_before_write?: unknown;
   safety_finish_reason?: unknown;
+  guardrails?: unknown;
 };
 
 const subagentsSectionSchema = z.object({
@@ -103,6 +108,7 @@ export function parseLeadMiddlewareSettings(
     tokenBudget: parseTokenBudgetConfig(config.token_budget),
     readBeforeWrite: parseReadBeforeWriteConfig(config.read_before_write),
     safetyDetectors: safetyDetectorsOf(config.safety_finish_reason),
+    guardrails: parseGuardrails(config.guardrails),
   };
 }
 
@@ -169,6 +175,8 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
     // Once per logical model call (a retry does not re-run them), over the repaired history.
     ...(options.plugins ?? []),
     createModelRetryMiddleware(options.modelRetry),
+    // Outer of the write gate: an already-denied tool needs no file inspection.
+    settings.guardrails !== null && createGuardrailMiddleware(settings.guardrails),
     settings.readBeforeWrite.enabled &&
       createReadBeforeWriteMiddleware({
         fileHash: options.fileHash ?? hostFileHash(options.paths),

@@ -1,4 +1,5 @@
 import { createDanglingToolCallMiddleware } from "../middlewares/dangling-tool-calls/dangling-tool-call-middleware.js";
+import { createGuardrailMiddleware } from "../middlewares/guardrails/guardrail-middleware.js";
 import type {
   LeadMiddlewareOptions,
   LeadMiddlewareSettings,
@@ -50,6 +51,7 @@ export function buildSubagentMiddlewares(options: SubagentMiddlewareOptions): Ag
     }),
     createDanglingToolCallMiddleware(),
     createModelRetryMiddleware(options.modelRetry),
+    settings.guardrails !== null && createGuardrailMiddleware(settings.guardrails),
     settings.readBeforeWrite.enabled &&
       createReadBeforeWriteMiddleware({
         fileHash: options.fileHash ?? hostFileHash(options.paths),

@@ -63,3 +63,18 @@ export const sanitizationConfigSchema = z.strictObject({
   /** Tool names whose results count as remote content (an MCP fetch tool can be added here). */
   remote_content_tools: z.array(z.string().min(1)).max(200).default(REMOTE_CONTENT_TOOLS),
 });
+
+/** `guardrails:` in config.yaml: an allow/deny decision before every tool call (reference keys). */
+export const guardrailsConfigSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** A provider failure blocks the call (true) or lets it through with a warning (false). */
+  fail_closed: z.boolean().default(true),
+  /** Accepted for reference configs (an OAP passport id); the built-in provider does not use it. */
+  passport: z.string().nullish(),
+  provider: z
+    .strictObject({
+      use: z.string().min(1),
+      config: z.record(z.string(), z.unknown()).default({}),
+    })
+    .nullish(),
+});

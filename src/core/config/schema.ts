@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  guardrailsConfigSchema,
   readBeforeWriteConfigSchema,
   safetyFinishReasonConfigSchema,
   sanitizationConfigSchema,
@@ -207,7 +208,7 @@ const referenceSections = {
   sanitization: sanitizationConfigSchema.optional(),
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
-  guardrails: opaqueSection.optional(),
+  guardrails: guardrailsConfigSchema.optional(),
   authorization: opaqueSection.optional(),
   acp_agents: opaqueSection.optional(),
   skill_evolution: opaqueSection.optional(),
