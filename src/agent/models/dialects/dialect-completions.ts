@@ -94,6 +94,7 @@ export class DialectCompletions extends ChatOpenAICompletions {
     const options: RequestOptions = { ...requestOptions };
     const originals = originalsIn(options);
     Reflect.deleteProperty(options, ORIGINALS);
+    // The client builds `request` afresh for this call, so the rewrite is written back in place.
     const body: Record<string, unknown> = { ...request };
     this.dialect.rewriteRequest?.(body, originals);
     Object.assign(request, body);
