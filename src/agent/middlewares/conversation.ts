@@ -11,6 +11,7 @@ export const HIDDEN_MESSAGE_NAMES = {
   loopWarning: "loop_warning",
   todoReminder: "todo_reminder",
   pluginContext: "plugin_context",
+  budgetWarning: "budget_warning",
 } as const;
 
 const HIDDEN_NAMES = new Set<string>([

@@ -11,6 +11,8 @@ import {
 import { createClarificationMiddleware } from "./clarification/clarification-middleware.js";
 import { parseConfigSection } from "./config-section.js";
 import { createDanglingToolCallMiddleware } from "./dangling-tool-calls/dangling-tool-call-middleware.js";
+import { type GuardrailSettings, parseGuardrails } from "./guardrails/guardrail-config.js";
+import { createGuardrailMiddleware } from "./guardrails/guardrail-middleware.js";
 import {
   type LoopDetectionConfig,
   parseLoopDetectionConfig,
@@ -20,6 +22,25 @@ import {
   createModelRetryMiddleware,
   type ModelRetryOptions,
 } from "./model-retry/model-retry-middleware.js";
+import { type CurrentFileHash, hostFileHash } from "./read-before-write/current-file-hash.js";
+import {
+  parseReadBeforeWriteConfig,
+  type ReadBeforeWriteConfig,
+} from "./read-before-write/read-before-write-config.js";
+import { createReadBeforeWriteMiddleware } from "./read-before-write/read-before-write-middleware.js";
+import {
+  defaultDetectors,
+  detectorsFor,
+  type SafetyDetector,
+} from "./safety-finish-reason/safety-detectors.js";
+import { parseSafetyFinishReasonConfig } from "./safety-finish-reason/safety-finish-reason-config.js";
+import { createSafetyFinishReasonMiddleware } from "./safety-finish-reason/safety-finish-reason-middleware.js";
+import { createInputSanitizationMiddleware } from "./sanitization/input-sanitization-middleware.js";
+import {
+  parseSanitizationConfig,
+  type SanitizationConfig,
+} from "./sanitization/sanitization-config.js";
+import { createToolResultSanitizationMiddleware } from "./sanitization/tool-result-sanitization-middleware.js";
 import { createSubagentLimitMiddleware } from "./subagent-limit/subagent-limit-middleware.js";
 import {
   parseSummarizationConfig,
@@ -30,6 +51,11 @@ import { createThreadDataMiddleware } from "./thread-data/thread-data-middleware
 import { parseTitleConfig, type TitleConfig } from "./title/title-config.js";
 import { createTitleMiddleware } from "./title/title-middleware.js";
 import { createTodoMiddleware } from "./todos/todo-middleware.js";
+import {
+  parseTokenBudgetConfig,
+  type TokenBudgetConfig,
+} from "./token-budget/token-budget-config.js";
+import { createTokenBudgetMiddleware } from "./token-budget/token-budget-middleware.js";
 import { createToolErrorMiddleware } from "./tool-errors/tool-error-middleware.js";
 import { createToolOutputBudgetMiddleware } from "./tool-output-budget/tool-output-budget-middleware.js";
 import type { AgentMiddleware } from "./types.js";
@@ -43,11 +69,25 @@ export interface LeadMiddlewareSettings {
   title: TitleConfig;
   summarization: SummarizationConfig;
   maxTotalSubagents: number;
+  sanitization: SanitizationConfig;
+  tokenBudget: TokenBudgetConfig;
+  readBeforeWrite: ReadBeforeWriteConfig;
+  /** `safety_finish_reason`: the detectors to run, or null when it is off. */
+  safetyDetectors: readonly SafetyDetector[] | null;
+  /** `guardrails`: the tool-call guard, or null when it is off. */
+  guardrails: GuardrailSettings | null;
 }
 
 export type MiddlewareConfigSections = Partial<
   Pick<FawnConfig, "tool_output" | "loop_detection" | "title" | "summarization" | "subagents">
->;
+> & {
+  // Typed by the config schema; read raw here, since parsing again fills the defaults.
+  sanitization?: unknown;
+  token_budget?: unknown;
+  read_before_write?: unknown;
+  safety_finish_reason?: unknown;
+  guardrails?: unknown;
+};
 
 const subagentsSectionSchema = z.object({
   max_total_per_run: z.number().int().min(1).max(50).default(6),
@@ -64,7 +104,18 @@ export function parseLeadMiddlewareSettings(
     summarization: parseSummarizationConfig(config.summarization),
     maxTotalSubagents: parseConfigSection(subagentsSectionSchema, config.subagents, "subagents")
       .max_total_per_run,
+    sanitization: parseSanitizationConfig(config.sanitization),
+    tokenBudget: parseTokenBudgetConfig(config.token_budget),
+    readBeforeWrite: parseReadBeforeWriteConfig(config.read_before_write),
+    safetyDetectors: safetyDetectorsOf(config.safety_finish_reason),
+    guardrails: parseGuardrails(config.guardrails),
   };
+}
+
+function safetyDetectorsOf(raw: unknown): readonly SafetyDetector[] | null {
+  const config = parseSafetyFinishReasonConfig(raw);
+  if (!config.enabled) return null;
+  return config.detectors ? detectorsFor(config.detectors) : defaultDetectors();
 }
 
 export interface LeadMiddlewareOptions {
@@ -93,6 +144,8 @@ export interface LeadMiddlewareOptions {
   memory?: AgentMiddleware | null;
   /** Plugins' model hooks (`plugin-middleware/`), already ordered; outer of model retry. */
   plugins?: readonly AgentMiddleware[];
+  /** How `read_before_write` sees a file's current version (default: the thread's host folders). */
+  fileHash?: CurrentFileHash;
 }
 
 /**
@@ -104,10 +157,15 @@ export interface LeadMiddlewareOptions {
 export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddleware[] {
   const { settings, run } = options;
   const chain: Array<AgentMiddleware | false> = [
+    // Outermost model wrapper: every inner middleware sees the sanitized user message.
+    settings.sanitization.input && createInputSanitizationMiddleware(),
     createToolOutputBudgetMiddleware({
       config: settings.toolOutput,
       ...(options.externalizeSeams ? { seams: options.externalizeSeams } : {}),
     }),
+    // Inside the budget, so what gets trimmed or externalized is already neutralized.
+    settings.sanitization.tool_results &&
+      createToolResultSanitizationMiddleware({ tools: settings.sanitization.remote_content_tools }),
     createThreadDataMiddleware({
       paths: options.paths,
       ...(options.clock ? { clock: options.clock } : {}),
@@ -117,6 +175,12 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
     // Once per logical model call (a retry does not re-run them), over the repaired history.
     ...(options.plugins ?? []),
     createModelRetryMiddleware(options.modelRetry),
+    // Outer of the write gate: an already-denied tool needs no file inspection.
+    settings.guardrails !== null && createGuardrailMiddleware(settings.guardrails),
+    settings.readBeforeWrite.enabled &&
+      createReadBeforeWriteMiddleware({
+        fileHash: options.fileHash ?? hostFileHash(options.paths),
+      }),
     createToolErrorMiddleware(),
     options.skills ?? false,
     options.skillToolPolicy ?? false,
@@ -137,6 +201,10 @@ export function buildLeadMiddlewares(options: LeadMiddlewareOptions): AgentMiddl
         maxTotal: run.maxTotalSubagents ?? settings.maxTotalSubagents,
       }),
     settings.loopDetection.enabled && createLoopDetectionMiddleware(settings.loopDetection),
+    settings.tokenBudget.enabled && createTokenBudgetMiddleware(settings.tokenBudget),
+    // After loop detection and the budget, so its afterModel sees the raw answer first.
+    settings.safetyDetectors !== null &&
+      createSafetyFinishReasonMiddleware({ detectors: settings.safetyDetectors }),
     createClarificationMiddleware({ withTool: !run.nonInteractive }),
   ];
   return chain.filter((middleware): middleware is AgentMiddleware => middleware !== false);

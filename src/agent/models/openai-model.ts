@@ -1,6 +1,7 @@
 import { ChatOpenAI, type ChatOpenAIFields } from "@langchain/openai";
 import type { Env } from "../../core/config/env-expansion.js";
 import { ConfigError } from "../../core/errors.js";
+import { DialectCompletions } from "./dialects/dialect-completions.js";
 import type { ProviderSpec } from "./providers.js";
 import { dropUndefined, SettingReader } from "./setting-readers.js";
 
@@ -14,7 +15,8 @@ export function createOpenAIModel(
   settings: Record<string, unknown>,
   env: Env,
 ): ChatOpenAI {
-  const read = new SettingReader(modelName, { ...settings });
+  const adjusted = provider.dialect?.adjustSettings?.({ ...settings }) ?? settings;
+  const read = new SettingReader(modelName, { ...adjusted });
   const model = read.string("model");
   const baseUrl = endpointOf(
     read.string("base_url", "api_base", "openai_api_base") ?? provider.defaultBaseUrl,
@@ -60,7 +62,13 @@ export function createOpenAIModel(
     ...read.rest(),
   };
   if (Object.keys(modelKwargs).length > 0) fields.modelKwargs = modelKwargs;
-  return new ChatOpenAI(dropUndefined(fields));
+  const cleaned = dropUndefined(fields);
+  if (!provider.dialect) return new ChatOpenAI(cleaned);
+  // The dialect lives in the Chat Completions half; the Responses API is plain OpenAI's.
+  return new ChatOpenAI({
+    ...cleaned,
+    completions: new DialectCompletions(cleaned, provider.dialect),
+  });
 }
 
 function endpointOf(baseUrl: string | undefined, provider: ProviderSpec): string | undefined {
@@ -76,8 +84,11 @@ function apiKeyOf(
   env: Env,
   baseUrl: string | undefined,
 ): string {
-  const fromEnv = provider.apiKeyEnv ? env[provider.apiKeyEnv] : undefined;
-  const key = configured ?? (fromEnv === "" ? undefined : fromEnv);
+  const variables = [provider.apiKeyEnv, ...(provider.moreApiKeyEnvs ?? [])];
+  const fromEnv = variables
+    .map((variable) => (variable ? env[variable] : undefined))
+    .find((value) => value !== undefined && value !== "");
+  const key = configured ?? fromEnv;
   if (key) return key;
   // Self-hosted endpoints (vLLM, Ollama, a local mock) usually need no key at all.
   if (provider.keyless || (baseUrl && baseUrl !== provider.defaultBaseUrl)) return PLACEHOLDER_KEY;

@@ -44,6 +44,7 @@ const CONTROL_MESSAGE_NAMES = new Set([
   "durable_context",
   "date_reminder",
   "plugin_context",
+  "budget_warning",
 ]);
 const CONTROL_ID_PREFIXES = ["view-image-context:"];
 

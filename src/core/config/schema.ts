@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { skillInstallConfigSchema, skillScanConfigSchema } from "./skills-install-schema.js";
 import { memoryConfigSchema } from "./memory-config-schema.js";
+import {
+  guardrailsConfigSchema,
+  readBeforeWriteConfigSchema,
+  safetyFinishReasonConfigSchema,
+  sanitizationConfigSchema,
+  tokenBudgetConfigSchema,
+} from "./middleware-sections.js";
+import { skillInstallConfigSchema, skillScanConfigSchema } from "./skills-install-schema.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -180,12 +187,13 @@ const referenceSections = {
   tool_output: opaqueSection.optional(),
   loop_detection: opaqueSection.optional(),
   token_usage: opaqueSection.optional(),
-  token_budget: opaqueSection.optional(),
-  read_before_write: opaqueSection.optional(),
-  safety_finish_reason: opaqueSection.optional(),
+  token_budget: tokenBudgetConfigSchema.optional(),
+  read_before_write: readBeforeWriteConfigSchema.optional(),
+  safety_finish_reason: safetyFinishReasonConfigSchema.optional(),
+  sanitization: sanitizationConfigSchema.optional(),
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
-  guardrails: opaqueSection.optional(),
+  guardrails: guardrailsConfigSchema.optional(),
   authorization: opaqueSection.optional(),
   acp_agents: opaqueSection.optional(),
   skill_evolution: opaqueSection.optional(),

@@ -3,8 +3,13 @@ import type { TodoItem } from "../../lead-agent/thread-state.js";
 import { currentExchange, HIDDEN_MESSAGE_NAMES, isAIMessage } from "../conversation.js";
 import { LOOP_CAPPED } from "../loop-detection/loop-detection-middleware.js";
 import { ERROR_FALLBACK_KEY } from "../model-retry/model-retry-middleware.js";
+import { SAFETY_TERMINATED } from "../safety-finish-reason/safety-finish-reason-middleware.js";
+import { TOKEN_CAPPED } from "../token-budget/token-budget-middleware.js";
 import type { AgentMiddleware } from "../types.js";
 import { createWriteTodosTool, WRITE_TODOS_TOOL } from "./write-todos-tool.js";
+
+/** Answers that ended the turn on purpose: a todo reminder must not restart the model. */
+const FORCED_STOPS = new Set<string>([LOOP_CAPPED, TOKEN_CAPPED, SAFETY_TERMINATED]);
 
 /** How often one exchange may send the model back because todos are unfinished. */
 const MAX_COMPLETION_REMINDERS = 2;
@@ -44,7 +49,7 @@ export function createTodoMiddleware(): AgentMiddleware {
       if (!isAIMessage(last) || (last.tool_calls?.length ?? 0) > 0) return undefined;
       if (
         last.additional_kwargs[ERROR_FALLBACK_KEY] ||
-        last.additional_kwargs.stop_reason === LOOP_CAPPED
+        FORCED_STOPS.has(String(last.additional_kwargs.stop_reason))
       ) {
         return undefined;
       }
