@@ -71,7 +71,7 @@ describe("first-account setup", () => {
     expect(await (await v1("setup-status")).json()).toMatchObject({ needs_setup: false });
     const again = await postV1(h.apiUrl, "initialize", BOB);
     expect(again.status).toBe(409);
-    const body = await again.json();
+    const body = (await again.json()) as { detail: string };
     expect(body).toEqual({
       detail: expect.any(String),
       code: "system_already_initialized",
@@ -305,7 +305,9 @@ describe("auth disabled", () => {
       expect((await postV1(open.apiUrl, "logout", {})).status).toBe(200);
       const login = await loginLocal(open.apiUrl, ALICE.email, ALICE.password);
       expect(login.status).toBe(400);
-      expect((await login.json()).detail).toMatch(/auth\.mode: local/);
+      expect(await login.json()).toMatchObject({
+        detail: expect.stringMatching(/auth\.mode: local/),
+      });
     } finally {
       await open.close();
     }
