@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { RegistrationClosedError } from "../../../auth/accounts.js";
-import type { IssuedSession } from "../../../auth/sessions.js";
 import { ConflictError, isFawnError, ValidationError } from "../../../core/errors.js";
 import type { UserRecord } from "../../../ports/user-store.js";
 import type { GatewayEnv } from "../../http/gateway-env.js";
@@ -37,14 +36,13 @@ export function referenceAuthRoutes(provider: LocalAuthProvider): Hono<GatewayEn
     c: Context<GatewayEnv>,
     user: UserRecord,
     rememberMe: boolean,
-  ): Promise<IssuedSession> => {
+  ): Promise<void> => {
     const session = await services.sessions.start(user);
     setSessionCookies(c, session, {
       secure: wantsSecureCookies(config, c.req.raw),
       name: ACCESS_TOKEN_COOKIE,
       persistent: rememberMe,
     });
-    return session;
   };
 
   /** The caller, with "not signed in" in the reference's words. */
