@@ -3,7 +3,7 @@
  * them: first-account setup, register, the form-encoded login, me, change-password and logout,
  * with the reference's payloads, its `access_token` cookie, error bodies whose `code` and
  * `message` its frontend reads, the same CSRF rules and the failed-login limit shared with
- * `/api/auth/login`. With auth disabled the probes answer and the account routes say why not.
+ * `/api/auth/login` (wrong current passwords at change-password count too).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -259,57 +259,19 @@ describe("failed-login limit", () => {
       detail: expect.any(String),
     });
   });
-});
 
-describe("closed registration", () => {
-  it("registers nobody after the first account and says so in setup-status", async () => {
-    const closed = await startGatewayHarness({
-      auth: testLocalAuth({ allow_registration: false }).provider,
-    });
-    try {
-      const status = await fetch(`${closed.apiUrl}/v1/auth/setup-status`);
-      expect(await status.json()).toEqual({ needs_setup: true, registration_enabled: false });
-      const first = await postV1(closed.apiUrl, "initialize", ALICE);
-      expect(first.status).toBe(201);
-      // Not in auth.admins: a plain user.
-      expect(await first.json()).toMatchObject({ system_role: "user" });
-      const second = await postV1(closed.apiUrl, "register", BOB);
-      expect(second.status).toBe(403);
-      expect(await second.json()).toMatchObject({
-        code: "registration_disabled",
-        message: expect.any(String),
-      });
-    } finally {
-      await closed.close();
-    }
-  });
-});
-
-describe("auth disabled", () => {
-  it("answers the probes with the default user and refuses the account routes with a reason", async () => {
-    const open = await startGatewayHarness();
-    try {
-      const get = (route: string) => fetch(`${open.apiUrl}/v1/auth/${route}`);
-      expect(await (await get("setup-status")).json()).toEqual({
-        needs_setup: false,
-        registration_enabled: false,
-      });
-      expect(await (await get("providers")).json()).toEqual({ providers: [] });
-      expect(await (await get("me")).json()).toEqual({
-        id: "default",
-        email: "default@fawn.local",
-        system_role: "admin",
-        needs_setup: false,
-        oauth_provider: null,
-      });
-      expect((await postV1(open.apiUrl, "logout", {})).status).toBe(200);
-      const login = await loginLocal(open.apiUrl, ALICE.email, ALICE.password);
-      expect(login.status).toBe(400);
-      expect(await login.json()).toMatchObject({
-        detail: expect.stringMatching(/auth\.mode: local/),
-      });
-    } finally {
-      await open.close();
-    }
+  it("counts wrong current passwords at change-password like failed logins", async () => {
+    const dave = { email: "dave@example.org", password: "dave long password" };
+    const session = referenceSessionFrom(await postV1(h.apiUrl, "register", dave));
+    const change = (current: string) =>
+      postV1(
+        h.apiUrl,
+        "change-password",
+        { current_password: current, new_password: "dave new password" },
+        cookieHeaders(session),
+      );
+    for (let i = 0; i < 5; i += 1) expect((await change(`wrong ${i}`)).status).toBe(400);
+    expect((await change(dave.password)).status).toBe(429);
+    expect((await loginLocal(h.apiUrl, dave.email, dave.password)).status).toBe(429);
   });
 });

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { RegistrationClosedError } from "../../../auth/accounts.js";
+import { acceptPassword } from "../../../auth/credentials-policy.js";
 import { ConflictError, isFawnError, ValidationError } from "../../../core/errors.js";
 import type { UserRecord } from "../../../ports/user-store.js";
 import type { GatewayEnv } from "../../http/gateway-env.js";
@@ -15,7 +16,7 @@ import {
 import type { LocalAuthProvider } from "../local-auth-provider.js";
 import { attemptPasswordLogin, wantsSecureCookies } from "../login-flow.js";
 import type { Principal } from "../principal.js";
-import { assertSameOriginAuthRequest } from "../request-origin.js";
+import { assertSameOriginAuthRequest, clientIp } from "../request-origin.js";
 import { changePasswordBody, newAccountBody, readLoginForm } from "./reference-auth-bodies.js";
 import { ReferenceAuthError, referenceAuthErrorResponse } from "./reference-auth-error.js";
 import { referenceUser } from "./reference-user.js";
@@ -137,11 +138,19 @@ export function referenceAuthRoutes(provider: LocalAuthProvider): Hono<GatewayEn
         "Changing the email is not supported; send the password change without new_email.",
       );
     }
+    acceptPassword(body.new_password);
+    // A guess at the current password counts like a failed login, so a borrowed session cannot
+    // be used to guess it faster than the login form allows.
+    const attempt = await provider.loginLimiter.begin(
+      clientIp(c, config.trust_proxy),
+      current.email,
+    );
     const updated = await services.accounts.changePassword(
       principal.userId,
       body.current_password,
       body.new_password,
     );
+    if (updated !== null) await attempt.succeeded();
     if (updated === null) {
       // 400, not 401: the session is fine, and a 401 would send the frontend to its login page.
       throw new ReferenceAuthError("invalid_credentials", "Current password is incorrect.", {
