@@ -52,6 +52,22 @@ export class AccountService {
     return this.insert(normalized, password, !allowRegistration);
   }
 
+  /**
+   * The first account of a fresh install (the reference's "initialize"): null once any account
+   * exists, decided atomically with the insert.
+   */
+  async createFirstAccount(email: string, password: string): Promise<UserRecord | null> {
+    const normalized = acceptEmail(email);
+    acceptPassword(password);
+    if ((await this.store.countUsers()) > 0) return null;
+    try {
+      return await this.insert(normalized, password, true);
+    } catch (error) {
+      if (error instanceof RegistrationClosedError) return null;
+      throw error;
+    }
+  }
+
   /** An administrator's `fawn user add`: always allowed. */
   addUser(email: string, password: string): Promise<UserRecord> {
     const normalized = acceptEmail(email);
@@ -77,6 +93,27 @@ export class AccountService {
     const user = await this.findByEmail(email);
     const updated = await this.store.setPasswordHash(user.id, await this.hasher.hash(password));
     if (updated === null) throw new NotFoundError("No user with this email.");
+    return updated;
+  }
+
+  /**
+   * A signed-in user's own change: null when `currentPassword` is wrong (nothing changes);
+   * otherwise the new hash is stored and every session of the user ends.
+   */
+  async changePassword(
+    userId: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<UserRecord | null> {
+    acceptPassword(newPassword);
+    const user = await this.store.getUserById(userId);
+    if (user === null) throw new NotFoundError("This account no longer exists.");
+    const right =
+      currentPassword.length <= MAX_PASSWORD_LENGTH * 4 &&
+      (await this.hasher.verify(currentPassword, user.password_hash));
+    if (!right) return null;
+    const updated = await this.store.setPasswordHash(user.id, await this.hasher.hash(newPassword));
+    if (updated === null) throw new NotFoundError("This account no longer exists.");
     return updated;
   }
 

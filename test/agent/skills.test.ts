@@ -228,7 +228,15 @@ describe("skill catalog", () => {
   it("the shipped public skills are all valid and the default catalog finds them", async () => {
     const { config } = parseConfig({}, { env: { FAWN_HOME: home }, cwd: home });
     const shipped = await skillCatalogFromConfig(config, { logger }).list("default");
-    expect(shipped.map((skill) => skill.name)).toEqual(["data-analysis", "report-writing"]);
+    expect(shipped.map((skill) => skill.name)).toEqual([
+      "chart-making",
+      "code-review",
+      "data-analysis",
+      "deep-research",
+      "report-writing",
+      "slide-deck",
+      "web-page",
+    ]);
     expect(shipped.every((skill) => skill.category === "public")).toBe(true);
     expect(BUNDLED_SKILLS_DIR.endsWith("skills")).toBe(true);
   });

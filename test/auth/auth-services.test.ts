@@ -64,6 +64,31 @@ describe("accounts", () => {
     expect(await auth.accounts.verifyLogin("nobody@example.org", "right password")).toBeNull();
     expect(await auth.accounts.verifyLogin("a@example.org", "x".repeat(100_000))).toBeNull();
   });
+
+  it("creates the first account once: racing first accounts, exactly one wins", async () => {
+    const results = await Promise.all(
+      ["a@example.org", "b@example.org", "c@example.org"].map((email) =>
+        auth.accounts.createFirstAccount(email, "first password"),
+      ),
+    );
+    expect(results.filter((user) => user !== null)).toHaveLength(1);
+    expect(await store.countUsers()).toBe(1);
+    expect(await auth.accounts.createFirstAccount("d@example.org", "first password")).toBeNull();
+  });
+
+  it("changes a password only with the current one, ending every session", async () => {
+    const user = await auth.accounts.register("a@example.org", "old password", true);
+    const session = await auth.sessions.start(user);
+    expect(await auth.accounts.changePassword(user.id, "not it", "new password")).toBeNull();
+    expect(await auth.sessions.resolve(session.token)).not.toBeNull();
+    await expect(
+      auth.accounts.changePassword(user.id, "old password", "short"),
+    ).rejects.toMatchObject({ status: 422 });
+    const changed = await auth.accounts.changePassword(user.id, "old password", "new password");
+    expect(changed?.token_version).toBe(user.token_version + 1);
+    expect(await auth.sessions.resolve(session.token)).toBeNull();
+    expect(await auth.accounts.verifyLogin("a@example.org", "new password")).not.toBeNull();
+  });
 });
 
 describe("sessions", () => {

@@ -2,18 +2,19 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { publicUser } from "../../auth/accounts.js";
 import { MAX_PASSWORD_LENGTH } from "../../auth/credentials-policy.js";
-import { FawnError, isFawnError } from "../../core/errors.js";
+import { FawnError } from "../../core/errors.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { parseWith, readJsonBody } from "../http/validation.js";
 import {
   clearSessionCookies,
   readCookies,
-  SESSION_COOKIE,
+  sessionTokenFrom,
   setSessionCookies,
 } from "./auth-cookies.js";
 import { authMiddleware } from "./auth-middleware.js";
 import type { LocalAuthProvider } from "./local-auth-provider.js";
-import { assertSameOriginAuthRequest, clientIp, isHttps } from "./request-origin.js";
+import { attemptPasswordLogin, wantsSecureCookies } from "./login-flow.js";
+import { assertSameOriginAuthRequest } from "./request-origin.js";
 import { tokenRoutes } from "./token-routes.js";
 
 const credentialsBody = z.strictObject({
@@ -29,9 +30,7 @@ const credentialsBody = z.strictObject({
 export function authRoutes(provider: LocalAuthProvider): Hono<GatewayEnv> {
   const { services, config, logger } = provider.options;
   const log = logger.child({ component: "auth" });
-  const secureCookies = (request: Request): boolean =>
-    config.secure_cookies === "always" ||
-    (config.secure_cookies === "auto" && isHttps(request, config.trust_proxy));
+  const secureCookies = (request: Request): boolean => wantsSecureCookies(config, request);
   const app = new Hono<GatewayEnv>();
   const requireCaller = authMiddleware(provider);
 
@@ -45,36 +44,23 @@ export function authRoutes(provider: LocalAuthProvider): Hono<GatewayEnv> {
     );
     log.info({ user_id: user.id }, "user registered");
     const session = await services.sessions.start(user);
-    setSessionCookies(c, session, secureCookies(c.req.raw));
+    setSessionCookies(c, session, { secure: secureCookies(c.req.raw) });
     return c.json({ user: publicUser(user), expires_at: session.expiresAt }, 201);
   });
 
   app.post("/login", async (c) => {
     assertSameOriginAuthRequest(c.req.raw, config.trust_proxy);
     const body = parseWith(credentialsBody, await readJsonBody(c), "body");
-    const ip = clientIp(c, config.trust_proxy);
-    // Counted as a failure before the password is checked, so concurrent guesses cannot all
-    // slip past the limit; a right password un-counts itself afterwards.
-    const attempt = await provider.loginLimiter.begin(ip, body.email).catch((error: unknown) => {
-      if (isFawnError(error) && error.code === "too_many_requests") {
-        log.warn({ ip }, "login refused: too many failed attempts");
-      }
-      throw error;
-    });
-    const user = await services.accounts.verifyLogin(body.email, body.password);
-    if (user === null) {
-      log.info({ ip }, "login failed");
-      throw new FawnError("unauthorized", "Invalid email or password.");
-    }
-    await attempt.succeeded();
+    const user = await attemptPasswordLogin(provider, c, body.email, body.password);
+    if (user === null) throw new FawnError("unauthorized", "Invalid email or password.");
     const session = await services.sessions.start(user);
-    setSessionCookies(c, session, secureCookies(c.req.raw));
+    setSessionCookies(c, session, { secure: secureCookies(c.req.raw) });
     return c.json({ user: publicUser(user), expires_at: session.expiresAt });
   });
 
   app.post("/logout", async (c) => {
     assertSameOriginAuthRequest(c.req.raw, config.trust_proxy);
-    const sessionToken = readCookies(c.req.raw)[SESSION_COOKIE];
+    const sessionToken = sessionTokenFrom(readCookies(c.req.raw));
     if (sessionToken) await services.sessions.end(sessionToken);
     clearSessionCookies(c, secureCookies(c.req.raw));
     return c.body(null, 204);

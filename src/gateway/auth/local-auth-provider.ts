@@ -7,11 +7,12 @@ import { FawnError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
 import type { LoginAttemptStore } from "../../ports/login-attempt-store.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
-import { readCookies, SESSION_COOKIE } from "./auth-cookies.js";
+import { readCookies, sessionTokenFrom } from "./auth-cookies.js";
 import type { AuthProvider } from "./auth-provider.js";
 import { authRoutes } from "./auth-routes.js";
 import { assertCsrfPair, isMutating } from "./csrf.js";
 import type { Principal } from "./principal.js";
+import { referenceAuthRoutes } from "./reference-auth/reference-auth-routes.js";
 
 export interface LocalAuthOptions {
   services: AuthServices;
@@ -68,7 +69,7 @@ export class LocalAuthProvider implements AuthProvider {
       return { userId, via: "token" };
     }
     const cookies = readCookies(request);
-    const sessionToken = cookies[SESSION_COOKIE];
+    const sessionToken = sessionTokenFrom(cookies);
     if (!sessionToken) {
       throw unauthorized(
         "Not authenticated: log in (POST /api/auth/login) or send an API token (Authorization: Bearer fawn_…).",
@@ -82,5 +83,6 @@ export class LocalAuthProvider implements AuthProvider {
 
   mountRoutes(api: Hono<GatewayEnv>): void {
     api.route("/auth", authRoutes(this));
+    api.route("/v1/auth", referenceAuthRoutes(this));
   }
 }

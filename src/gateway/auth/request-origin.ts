@@ -29,7 +29,11 @@ export function clientIp(c: Context<GatewayEnv>, trustProxy: boolean): string {
  * or an `Origin` naming another host is refused. Clients that send neither (curl, SDKs) pass.
  */
 export function assertSameOriginAuthRequest(request: Request, trustProxy: boolean): void {
-  const denied = () => new FawnError("forbidden", "Cross-site auth request denied.");
+  const denied = () =>
+    new FawnError(
+      "forbidden",
+      "Cross-site auth request denied. If a proxy serves this page from another host, set auth.trust_proxy: true so its X-Forwarded-Host counts.",
+    );
   if (request.headers.get("sec-fetch-site") === "cross-site") throw denied();
   const origin = request.headers.get("origin");
   if (origin === null) return;
