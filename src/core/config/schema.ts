@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { inputPolishConfigSchema, suggestionsConfigSchema } from "./composer-assist-schema.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -338,6 +339,8 @@ export const fawnConfigSchema = z
      * default as in the reference, since they edit what goes into the users' prompts.
      */
     agents_api: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
+    suggestions: suggestionsConfigSchema,
+    input_polish: inputPolishConfigSchema,
     ...referenceSections,
   })
   .superRefine((config, ctx) => {
