@@ -1,8 +1,8 @@
 /**
  * Suggestions and input polish through the real `@langchain/openai` client against a local
  * OpenAI-compatible scripted server, and every way a model can be unavailable — refused,
- * unreachable, not buildable, a configured name that is not a model — answering 503 `model_unavailable` with a
- * sentence that names the model (never a key).
+ * unreachable, not buildable, a configured name that is not a model — answering 503
+ * `model_unavailable` with a sentence that names the model (never a key).
  */
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
