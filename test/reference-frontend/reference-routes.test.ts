@@ -14,6 +14,8 @@ let aliceThread = "";
 
 beforeAll(async () => {
   h = await startReferenceServer({
+    // The SQL stores: run rows carry their token totals through the row codec.
+    database: "sqlite",
     users: ["alice", "bob"],
     config: (home) => ({
       auth: { mode: "local", allow_registration: true },

@@ -33,16 +33,20 @@ export interface ReferenceServer {
 
 /**
  * What `fawn serve` serves (createFawn → the served lead agent → the gateway) on 127.0.0.1 over
- * memory stores. `users` are registered when auth is local (the first one opens registration).
+ * memory stores, or a SQLite file under the home. `users` are registered when auth is local (the
+ * first one opens registration).
  */
 export async function startReferenceServer(options: {
   config: (home: string) => Record<string, unknown>;
   users?: string[];
+  database?: "memory" | "sqlite";
 }): Promise<ReferenceServer> {
   const home = await mkdtemp(join(tmpdir(), "fawn-reference-ui-"));
   const { config } = parseConfig(
     {
-      database: { url: "memory:" },
+      database: {
+        url: options.database === "sqlite" ? `sqlite:${join(home, "fawn.db")}` : "memory:",
+      },
       memory: { enabled: false },
       crons: { poll_interval_seconds: 0 },
       ...options.config(home),
