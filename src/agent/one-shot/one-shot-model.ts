@@ -1,4 +1,7 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type {
+  BaseChatModel,
+  BaseChatModelCallOptions,
+} from "@langchain/core/language_models/chat_models";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { Env } from "../../core/config/env-expansion.js";
 import type { FawnConfig, ModelConfig } from "../../core/config/schema.js";
@@ -63,17 +66,20 @@ export class OneShotModel {
     const client = await this.client(model);
     const deadline = AbortSignal.timeout(this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
+    const callOptions: BaseChatModelCallOptions & {
+      options?: { headers: Record<string, string> };
+    } = {
+      signal,
+      runName: caller.slice("middleware:".length),
+      tags: [caller, NO_STREAM_TAG],
+      metadata: { caller },
+      // The OpenAI client sends these headers; other clients ignore the option.
+      options: { headers: { [CALLER_HEADER]: caller } },
+    };
     try {
       const reply = await client.invoke(
         [new SystemMessage(request.system), new HumanMessage(request.user)],
-        {
-          signal,
-          runName: caller.slice("middleware:".length),
-          tags: [caller, NO_STREAM_TAG],
-          metadata: { caller },
-          // The OpenAI client sends these headers; other clients ignore the option.
-          ...{ options: { headers: { [CALLER_HEADER]: caller } } },
-        },
+        callOptions,
       );
       return contentText(reply.content);
     } catch (error) {
