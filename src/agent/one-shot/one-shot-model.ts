@@ -85,7 +85,7 @@ export class OneShotModel {
     } catch (error) {
       if (deadline.aborted) {
         throw new ModelUnavailableError(
-          `Model "${model.name}" did not answer within ${Math.round(this.timeoutMs / 1000)} s; try again or configure a faster model.`,
+          `Model "${model.name}" did not answer within ${this.timeoutMs / 1000} s; try again or configure a faster model.`,
           { cause: error },
         );
       }
