@@ -23,6 +23,7 @@ export type FawnErrorCode =
   | "path_escape"
   | "payload_too_large"
   | "too_many_requests"
+  | "model_unavailable"
   | "internal";
 
 const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
@@ -45,6 +46,7 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
   path_escape: 400,
   payload_too_large: 413,
   too_many_requests: 429,
+  model_unavailable: 503,
   internal: 500,
 };
 
@@ -188,6 +190,16 @@ export class PayloadTooLargeError extends FawnError {
 export class TooManyRequestsError extends FawnError {
   constructor(message: string, retryAfterSeconds: number) {
     super("too_many_requests", message, { details: { retry_after_seconds: retryAfterSeconds } });
+  }
+}
+
+/**
+ * A model the request needs cannot answer now: not buildable from its entry (no key, unknown
+ * provider), unreachable, refusing, or too slow. The message names the model and the fix.
+ */
+export class ModelUnavailableError extends FawnError {
+  constructor(message: string, options?: FawnErrorOptions) {
+    super("model_unavailable", message, options);
   }
 }
 

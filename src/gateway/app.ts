@@ -30,6 +30,7 @@ import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { type PluginRoutesDeps, pluginRoutes } from "./plugin-routes/plugin-routes.js";
+import { referenceFrontendRoutes } from "./reference/reference-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
@@ -226,6 +227,7 @@ function apiRoutes(
   if (s.reset) api.route("/", truncateRoutes(s.reset));
   api.route("/", mcpRoutes(s, auth));
   if (s.crons) api.route("/", cronRoutes(s.crons));
+  api.route("/", referenceFrontendRoutes(s));
   // After every host route, so host handlers win; behind the same auth.
   if (plugins) api.route("/", pluginRoutes(plugins));
   return api;

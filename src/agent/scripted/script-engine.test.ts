@@ -98,6 +98,19 @@ describe("script engine", () => {
     expect(middlewareReply(custom, "middleware:title", [human("x")]).content).toBe("Custom title");
   });
 
+  it("suggestion and polish calls get well-formed answers", () => {
+    const list: unknown = JSON.parse(
+      middlewareReply(script, "middleware:suggestions", [human("x")]).content,
+    );
+    expect(Array.isArray(list) && list.length >= 3).toBe(true);
+    const draft = human("Language: en\n\nImprove this draft:\n<draft>\nmake  a chart\n</draft>");
+    expect(middlewareReply(script, "middleware:input_polish", [draft]).content).toBe(
+      "Make a chart.",
+    );
+    const done = human("<draft>Is it done?</draft>");
+    expect(middlewareReply(script, "middleware:input_polish", [done]).content).toBe("Is it done?");
+  });
+
   it("content streams in several word chunks that join back exactly", () => {
     const text = "Hello there,  world!\nNext line.";
     const chunks = splitIntoChunks(text);

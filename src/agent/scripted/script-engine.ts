@@ -165,7 +165,30 @@ function defaultMiddlewareAnswer(kind: string, latestHumanText: string): string 
     return words || "New Conversation";
   }
   if (kind === "summarization" || kind === "summary") return "Summary of the earlier conversation.";
+  if (kind === "suggestions") return JSON.stringify(DEFAULT_SUGGESTIONS);
+  if (kind === "input_polish") return tidyDraft(latestHumanText);
   return "OK";
+}
+
+/** Follow-up questions the scripted models offer (the gateway keeps as many as were asked). */
+const DEFAULT_SUGGESTIONS = [
+  "Can you explain that in more detail?",
+  "What should I do next?",
+  "Can you give me an example?",
+  "What are the trade-offs?",
+  "Can you summarize the key points?",
+];
+
+/**
+ * The scripted "polish": the draft between `<draft>` and `</draft>` with its spacing evened out,
+ * a capital first letter and closing punctuation — visibly changed, always deterministic.
+ */
+function tidyDraft(request: string): string {
+  const match = /<draft>\s*([\s\S]*?)\s*<\/draft>/.exec(request);
+  const draft = (match?.[1] ?? request).replace(/[ \t]+/g, " ").trim();
+  if (draft === "") return draft;
+  const capital = draft.charAt(0).toUpperCase() + draft.slice(1);
+  return /[.!?。！？]$/.test(capital) ? capital : `${capital}.`;
 }
 
 function clip(text: string, max: number): string {

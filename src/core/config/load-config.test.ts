@@ -52,6 +52,8 @@ describe("loadConfig sources", () => {
       log_level: "info",
       agents_api: { enabled: false },
       skill_scan: { enabled: true },
+      suggestions: { enabled: true, max_suggestions: 3, model_name: null },
+      input_polish: { enabled: true, max_chars: 4000, model_name: null },
       models: [],
       plugins: [],
       crons: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { inputPolishConfigSchema, suggestionsConfigSchema } from "./composer-assist-schema.js";
 import { memoryConfigSchema } from "./memory-config-schema.js";
 import {
   guardrailsConfigSchema,
@@ -332,6 +333,8 @@ export const fawnConfigSchema = z
      */
     agents_api: z.strictObject({ enabled: z.boolean().default(false) }).prefault({}),
     skill_scan: skillScanConfigSchema.prefault({}),
+    suggestions: suggestionsConfigSchema,
+    input_polish: inputPolishConfigSchema,
     ...referenceSections,
   })
   .superRefine((config, ctx) => {

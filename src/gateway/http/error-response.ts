@@ -36,6 +36,11 @@ export function errorResponse(
       499 as ContentfulStatusCode,
     );
   }
+  if (isFawnError(error) && error.code === "model_unavailable") {
+    // Its sentence names the model and the fix (never a key), so the caller gets it as is.
+    logger.warn({ error: describeError(error), path: c.req.path }, "model unavailable");
+    return c.json(error.toBody(), 503);
+  }
   if (isFawnError(error) && error.status === 503) {
     // While the database is down every request fails alike: one line per interval is enough.
     const dropped = throttle ? throttle.admit(`503:${error.code}`) : 0;

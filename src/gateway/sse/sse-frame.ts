@@ -39,7 +39,8 @@ export function eventFrame(event: string, data: unknown, id?: string | null): st
 export function sseHeaders(threadId: string, runId: string): Record<string, string> {
   return {
     "Content-Type": "text/event-stream; charset=utf-8",
-    "Cache-Control": "no-cache",
+    // no-transform: a proxy (Next's rewrites, nginx gzip) must not compress and buffer a stream.
+    "Cache-Control": "no-cache, no-transform",
     "X-Accel-Buffering": "no",
     ...runLocationHeaders(threadId, runId),
   };
