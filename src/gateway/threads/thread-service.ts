@@ -6,7 +6,12 @@ import { FawnPaths } from "../../core/paths.js";
 import type { StateSuperstep } from "../../ports/graph-state-access.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunStore } from "../../ports/run-store.js";
-import type { ThreadRow, ThreadStatus, ThreadStore } from "../../ports/thread-store.js";
+import {
+  THREAD_PINNED_METADATA_KEY,
+  type ThreadRow,
+  type ThreadStatus,
+  type ThreadStore,
+} from "../../ports/thread-store.js";
 import { toGraphCommand } from "../../runtime/graph-command.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
@@ -66,6 +71,18 @@ export class ThreadService {
   async getOwned(threadId: string, userId: string): Promise<ThreadRow> {
     const row = await this.stores.threads.get(threadId, { userId });
     if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
+    return row;
+  }
+
+  /**
+   * The caller's thread, or null when no thread has that id yet (routes the reference serves
+   * before a new chat's thread exists: uploads, goal). Another user's thread is the same 404 as
+   * `getOwned`; files kept for an id nobody owns yet lie in the caller's own folder.
+   */
+  async getOwnedOrUnclaimed(threadId: string, userId: string): Promise<ThreadRow | null> {
+    const row = await this.stores.threads.get(threadId);
+    if (row === null) return null;
+    if (row.user_id !== userId) throw new NotFoundError(`Thread ${threadId} not found.`);
     return row;
   }
 
@@ -238,12 +255,12 @@ export class ThreadService {
           offset,
           sortBy: storeSortColumn(body.sort_by),
           sortOrder: body.sort_order ?? "desc",
+          pinnedKey: THREAD_PINNED_METADATA_KEY,
         });
     const page = body.ids ? rows.slice(offset, offset + limit) : rows;
-    const wantValues = body.select?.includes("values") ?? false;
-    return Promise.all(
-      page.map(async (row) => (wantValues ? this.withState(row) : toApiThread(row, null))),
-    );
+    // The reference's answer: `values` is the title alone (a list never loads every thread's
+    // state); `GET /threads/{id}` and `/state` give the whole state.
+    return page.map((row) => toApiThread(row, null));
   }
 
   async count(
@@ -275,7 +292,11 @@ export class ThreadService {
           ([key, value]) => JSON.stringify(row.metadata[key]) === JSON.stringify(value),
         ),
       )
-      .sort((a, b) => direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0));
+      .sort(
+        (a, b) =>
+          pinnedRank(b) - pinnedRank(a) ||
+          direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0),
+      );
   }
 }
 
@@ -286,6 +307,10 @@ function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
       ...(update.as_node ? { asNode: update.as_node } : {}),
     })),
   };
+}
+
+function pinnedRank(row: ThreadRow): number {
+  return row.metadata[THREAD_PINNED_METADATA_KEY] === true ? 1 : 0;
 }
 
 function storeSortColumn(
