@@ -20,6 +20,7 @@ import { cronRoutes } from "./crons/cron-routes.js";
 import { CronService } from "./crons/cron-service.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import type { GatewayServices } from "./gateway-services.js";
+import { goalRoutes } from "./goal/goal-routes.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
 import { DataReset } from "./internal/data-reset.js";
@@ -203,6 +204,7 @@ function apiRoutes(
   auth.mountRoutes?.(api);
   api.use("*", authMiddleware(auth));
   api.route("/", threadRoutes(s));
+  api.route("/", goalRoutes(s));
   api.route("/", runRoutes(s));
   api.route("/", runEventRoutes(s));
   api.route("/", statelessRunRoutes(s));

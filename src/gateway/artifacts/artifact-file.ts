@@ -16,6 +16,8 @@ export interface OpenedArtifact {
   handle: FileHandle;
   size: number;
   fileName: string;
+  /** Where the file was found (its real path, inside the served folder). */
+  realPath: string;
 }
 
 /**
@@ -53,7 +55,12 @@ export async function openArtifact(
     const sameFile =
       named !== null && named.dev === opened.dev && named.ino === opened.ino && stillReal === real;
     if (foreignFileOf(opened, rootStat) !== null || !sameFile) throw notFound;
-    return { handle, size: opened.size, fileName: segments.at(-1) ?? "artifact" };
+    return {
+      handle,
+      size: opened.size,
+      fileName: segments.at(-1) ?? "artifact",
+      realPath: real,
+    };
   } catch (error) {
     await handle.close();
     throw error;

@@ -17,7 +17,7 @@ import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import { copyThread, type ThreadCopyStep } from "./thread-copy.js";
-import { withThreadOperation } from "./thread-operation.js";
+import { type ThreadOperationKind, withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";
 import type {
   ThreadCreateSuperstep,
@@ -198,6 +198,26 @@ export class ThreadService {
         // leaves only files nobody can reach through the API.
         await this.paths.deleteThreadDir({ threadId, userId });
       },
+    );
+  }
+
+  /**
+   * `work` as one short operation on the caller's thread: 409 while a run or another operation is
+   * in flight on it (in any process), and no run starts until it is done.
+   */
+  async withOperation<T>(
+    threadId: string,
+    userId: string,
+    kind: ThreadOperationKind,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.getOwned(threadId, userId);
+    return withThreadOperation(
+      { manager: this.deps.manager, runs: this.stores.runs },
+      threadId,
+      userId,
+      kind,
+      work,
     );
   }
 
