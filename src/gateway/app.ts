@@ -29,6 +29,7 @@ import { mcpRoutes } from "./mcp/mcp-routes.js";
 import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { type PluginRoutesDeps, pluginRoutes } from "./plugin-routes/plugin-routes.js";
+import { replayRoutes } from "./replay/replay-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
@@ -205,6 +206,7 @@ function apiRoutes(
   api.use("*", authMiddleware(auth));
   api.route("/", threadRoutes(s));
   api.route("/", goalRoutes(s));
+  api.route("/", replayRoutes(s));
   api.route("/", runRoutes(s));
   api.route("/", runEventRoutes(s));
   api.route("/", statelessRunRoutes(s));
