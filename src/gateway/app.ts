@@ -16,6 +16,8 @@ import { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
+import { branchRoutes } from "./branches/branch-routes.js";
+import { ThreadBranches } from "./branches/thread-branches.js";
 import { cronRoutes } from "./crons/cron-routes.js";
 import { CronService } from "./crons/cron-service.js";
 import type { GatewayDeps } from "./gateway-deps.js";
@@ -179,6 +181,13 @@ export function createGatewayServices(
     graphStore,
     reset,
     ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
+    branches: new ThreadBranches({
+      home: config.home,
+      threads,
+      threadRows: stores.threads,
+      state,
+      events: stores.events,
+    }),
     customAgents: new CustomAgentStore(stores.documents),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
@@ -206,6 +215,7 @@ function apiRoutes(
   api.use("*", authMiddleware(auth));
   api.route("/", threadRoutes(s));
   api.route("/", goalRoutes(s));
+  api.route("/", branchRoutes(s.branches));
   api.route("/", replayRoutes(s));
   api.route("/", runRoutes(s));
   api.route("/", runEventRoutes(s));
