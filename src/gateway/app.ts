@@ -46,6 +46,7 @@ import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
 import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
 import { webRoutes } from "./web/web-routes.js";
+import { workspaceChangesRoutes } from "./workspace-changes/workspace-changes-routes.js";
 
 export interface GatewayOptions {
   /** The runtime parts the gateway works over (`src/app/` builds them from a Fawn). */
@@ -217,6 +218,7 @@ function apiRoutes(
   api.route("/", goalRoutes(s));
   api.route("/", branchRoutes(s.branches));
   api.route("/", replayRoutes(s));
+  api.route("/", workspaceChangesRoutes(s));
   api.route("/", runRoutes(s));
   api.route("/", runEventRoutes(s));
   api.route("/", statelessRunRoutes(s));
