@@ -6,12 +6,7 @@ import { FawnPaths } from "../../core/paths.js";
 import type { StateSuperstep } from "../../ports/graph-state-access.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
 import type { RunStore } from "../../ports/run-store.js";
-import {
-  THREAD_PINNED_METADATA_KEY,
-  type ThreadRow,
-  type ThreadStatus,
-  type ThreadStore,
-} from "../../ports/thread-store.js";
+import type { ThreadRow, ThreadStatus, ThreadStore } from "../../ports/thread-store.js";
 import { toGraphCommand } from "../../runtime/graph-command.js";
 import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
@@ -24,6 +19,7 @@ import type {
   ThreadSearchBody,
   threadCreateBody,
 } from "./thread-schemas.js";
+import { searchThreads } from "./thread-search.js";
 
 /** Metadata keys the server owns; a client cannot set them. */
 const SERVER_OWNED_METADATA = ["user_id", "owner_id"];
@@ -263,24 +259,7 @@ export class ThreadService {
   }
 
   async search(userId: string, body: ThreadSearchBody): Promise<ApiThread[]> {
-    const limit = body.limit ?? 10;
-    const offset = body.offset ?? 0;
-    const rows = body.ids
-      ? await this.searchByIds(userId, body.ids, body)
-      : await this.stores.threads.search({
-          userId,
-          ...(body.metadata ? { metadata: body.metadata } : {}),
-          ...(body.status ? { status: body.status } : {}),
-          limit,
-          offset,
-          sortBy: storeSortColumn(body.sort_by),
-          sortOrder: body.sort_order ?? "desc",
-          pinnedKey: THREAD_PINNED_METADATA_KEY,
-        });
-    const page = body.ids ? rows.slice(offset, offset + limit) : rows;
-    // The reference's answer: `values` is the title alone (a list never loads every thread's
-    // state); `GET /threads/{id}` and `/state` give the whole state.
-    return page.map((row) => toApiThread(row, null));
+    return searchThreads(this.stores.threads, userId, body);
   }
 
   async count(
@@ -293,31 +272,6 @@ export class ThreadService {
       ...(filter.status ? { status: filter.status } : {}),
     });
   }
-
-  private async searchByIds(
-    userId: string,
-    ids: string[],
-    body: ThreadSearchBody,
-  ): Promise<ThreadRow[]> {
-    const rows = await Promise.all(
-      [...new Set(ids)].map((id) => this.stores.threads.get(id, { userId })),
-    );
-    const column = storeSortColumn(body.sort_by);
-    const direction = body.sort_order === "asc" ? 1 : -1;
-    return rows
-      .filter((row): row is ThreadRow => row !== null)
-      .filter((row) => !body.status || row.status === body.status)
-      .filter((row) =>
-        Object.entries(body.metadata ?? {}).every(
-          ([key, value]) => JSON.stringify(row.metadata[key]) === JSON.stringify(value),
-        ),
-      )
-      .sort(
-        (a, b) =>
-          pinnedRank(b) - pinnedRank(a) ||
-          direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0),
-      );
-  }
 }
 
 function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
@@ -327,24 +281,4 @@ function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
       ...(update.as_node ? { asNode: update.as_node } : {}),
     })),
   };
-}
-
-function pinnedRank(row: ThreadRow): number {
-  return row.metadata[THREAD_PINNED_METADATA_KEY] === true ? 1 : 0;
-}
-
-function storeSortColumn(
-  sortBy: ThreadSearchBody["sort_by"],
-): "created_at" | "updated_at" | "thread_id" {
-  switch (sortBy) {
-    case "thread_id":
-    case "created_at":
-      return sortBy;
-    case "updated_at":
-    case "state_updated_at":
-    case "status":
-      return "updated_at";
-    default:
-      return "created_at";
-  }
 }
