@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { publishFileAtomically } from "../../core/atomic-file.js";
@@ -99,13 +100,4 @@ export async function updateArtifact(
   }
   await publishFileAtomically(artifact.realPath, next, { mode });
   return { path, sha256: sha256Hex(next), size: next.length };
-}
-
-function isUtf8(data: Buffer): boolean {
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(data);
-    return true;
-  } catch {
-    return false;
-  }
 }
