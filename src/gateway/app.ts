@@ -18,10 +18,13 @@ import { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import { assistantRoutes } from "./assistants/assistant-routes.js";
 import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
+import { branchRoutes } from "./branches/branch-routes.js";
+import { ThreadBranches } from "./branches/thread-branches.js";
 import { cronRoutes } from "./crons/cron-routes.js";
 import { CronService } from "./crons/cron-service.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import type { GatewayServices } from "./gateway-services.js";
+import { goalRoutes } from "./goal/goal-routes.js";
 import { errorResponse } from "./http/error-response.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
 import { DataReset } from "./internal/data-reset.js";
@@ -31,6 +34,7 @@ import { memoryRoutes } from "./memory/memory-routes.js";
 import { modelRoutes } from "./models/model-routes.js";
 import { type PluginRoutesDeps, pluginRoutes } from "./plugin-routes/plugin-routes.js";
 import { referenceFrontendRoutes } from "./reference/reference-routes.js";
+import { replayRoutes } from "./replay/replay-routes.js";
 import { runEventRoutes } from "./runs/run-event-routes.js";
 import { RunGateway } from "./runs/run-gateway.js";
 import { runRoutes } from "./runs/run-routes.js";
@@ -46,6 +50,7 @@ import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
 import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
 import { webRoutes } from "./web/web-routes.js";
+import { workspaceChangesRoutes } from "./workspace-changes/workspace-changes-routes.js";
 
 export interface GatewayOptions {
   /** The runtime parts the gateway works over (`src/app/` builds them from a Fawn). */
@@ -181,6 +186,13 @@ export function createGatewayServices(
     graphStore,
     reset,
     ...(deps.crons ? { crons: new CronService({ ...deps.crons, threads, assistants }) } : {}),
+    branches: new ThreadBranches({
+      home: config.home,
+      threads,
+      threadRows: stores.threads,
+      state,
+      events: stores.events,
+    }),
     customAgents: new CustomAgentStore(stores.documents),
     skills: createSkillServices(config, stores.documents, logger),
     memory: new MemoryStore({
@@ -213,6 +225,10 @@ function apiRoutes(
   auth.mountRoutes?.(api);
   api.use("*", authMiddleware(auth));
   api.route("/", threadRoutes(s));
+  api.route("/", goalRoutes(s));
+  api.route("/", branchRoutes(s.branches));
+  api.route("/", replayRoutes(s));
+  api.route("/", workspaceChangesRoutes(s));
   api.route("/", runRoutes(s));
   api.route("/", runEventRoutes(s));
   api.route("/", statelessRunRoutes(s));

@@ -5,6 +5,7 @@ import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
+import type { ThreadBranches } from "./branches/thread-branches.js";
 import type { CronService } from "./crons/cron-service.js";
 import type { DataReset } from "./internal/data-reset.js";
 import type { RunGateway } from "./runs/run-gateway.js";
@@ -29,6 +30,8 @@ export interface GatewayServices {
   reset: DataReset | null;
   /** Scheduled runs, when the server has a cron store. */
   crons?: CronService;
+  /** Branches of a thread from one of its turns (`/threads/{id}/branches`). */
+  branches: ThreadBranches;
   /** Users' custom agents and profiles (`/agents`, `/user-profile`). */
   customAgents: CustomAgentStore;
   /** The callers' skills: catalog, switches, custom skills (`/skills…`). */

@@ -40,7 +40,15 @@ export interface ThreadSearch {
   offset?: number;
   sortBy?: "created_at" | "updated_at" | "thread_id";
   sortOrder?: "asc" | "desc";
+  /**
+   * Rows whose metadata holds `true` under this key come first (then the sort above), so a page
+   * of a pinned-first list is one query: the reference's sidebar pins with `deerflow_pinned`.
+   */
+  pinnedKey?: string;
 }
+
+/** The metadata key the reference's web UI pins a thread with (`PATCH … {metadata}`). */
+export const THREAD_PINNED_METADATA_KEY = "deerflow_pinned";
 
 export interface ThreadStore {
   /** Inserts; returns `{created: false}` with the existing row when the id is taken. */

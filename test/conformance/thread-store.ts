@@ -176,6 +176,36 @@ export function describeThreadStore(
         return { tag, rows };
       }
 
+      it("puts rows pinned under pinnedKey first, then the chosen order, across pages", async () => {
+        const tag = newId();
+        const rows: ThreadRow[] = [];
+        for (const [second, pin] of [
+          [1, true],
+          [2, "yes"],
+          [3, false],
+          [4, true],
+        ] as const) {
+          rows.push(await create({ created_at: at(second), metadata: { tag, pin } }));
+        }
+        const [one, two, three, four] = idsOf(rows);
+        const query: ThreadSearch = { metadata: { tag }, sortBy: "created_at", pinnedKey: "pin" };
+        // Only JSON `true` pins; newest first within each group.
+        expect(idsOf(await store.search(query))).toEqual([four, one, three, two]);
+        expect(idsOf(await store.search({ ...query, sortOrder: "asc" }))).toEqual([
+          one,
+          four,
+          two,
+          three,
+        ]);
+        expect(idsOf(await store.search({ ...query, limit: 2, offset: 1 }))).toEqual([one, three]);
+        expect(idsOf(await store.search({ metadata: { tag }, sortBy: "created_at" }))).toEqual([
+          four,
+          three,
+          two,
+          one,
+        ]);
+      });
+
       it("filters by metadata, status and owner", async () => {
         const { tag, rows } = await seed();
         const [first, second, third] = idsOf(rows);

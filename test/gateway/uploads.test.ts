@@ -487,7 +487,7 @@ describe("uploads over HTTP", () => {
     await rm(join(userData, "uploads"));
   });
 
-  it("only the owner: another user's thread is 404, an unknown thread 404, no caller 401, a bad id 422", async () => {
+  it("only the owner: another user's thread is 404, no caller 401, a bad id 422", async () => {
     const threadId = await newThread();
     await upload(threadId, form([{ name: "private.txt", content: "alice only" }]));
     const asBob = [
@@ -505,8 +505,11 @@ describe("uploads over HTTP", () => {
     }
     expect(await entries(threadId)).toEqual(["private.txt"]);
     await expect(stat(uploadsDir(threadId, "bob"))).rejects.toThrow();
+    // A thread nobody created yet takes the file in the caller's own folder (a new chat's
+    // first message); test/reference-frontend/uploads-before-thread.test.ts covers the rest.
     const unknown = await upload("no-such-thread", form([{ name: "x.txt", content: "x" }]));
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(200);
+    await expect(stat(uploadsDir("no-such-thread", "bob"))).rejects.toThrow();
     const anonymous = await fetch(`${gateway.apiUrl}/threads/${threadId}/uploads/list`);
     expect(anonymous.status).toBe(401);
     expect((await upload("bad.id", form([{ name: "x.txt", content: "x" }]))).status).toBe(422);

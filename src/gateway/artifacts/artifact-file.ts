@@ -9,13 +9,16 @@ import { foreignFileOf, openThreadFile } from "../../core/thread-file-identity.j
  * user uploaded (their `artifact_url`). The workspace is the agent's scratch and stays private.
  */
 const SERVED_FOLDERS = ["outputs", "uploads"] as const;
-type ServedFolder = (typeof SERVED_FOLDERS)[number];
+/** The thread folders a caller may open files in (`workspace` for server-side readers only). */
+export type ThreadFolder = "outputs" | "uploads" | "workspace";
 const USER_DATA_PREFIX = ["mnt", "user-data"];
 
 export interface OpenedArtifact {
   handle: FileHandle;
   size: number;
   fileName: string;
+  /** Where the file was found (its real path, inside the served folder). */
+  realPath: string;
 }
 
 /**
@@ -30,13 +33,19 @@ export async function openArtifact(
   paths: FawnPaths,
   scope: ThreadScope,
   requested: string,
+  folders: readonly ThreadFolder[] = SERVED_FOLDERS,
 ): Promise<OpenedArtifact> {
   const notFound = new NotFoundError(`Artifact not found: ${requested}`);
-  const served = servedSegments(requested);
+  const served = servedSegments(requested, folders);
   if (served === null) throw notFound;
   const { folder, segments } = served;
   const thread = paths.threadPaths(scope);
-  const root = folder === "outputs" ? thread.outputsDir : thread.uploadsDir;
+  const root =
+    folder === "outputs"
+      ? thread.outputsDir
+      : folder === "uploads"
+        ? thread.uploadsDir
+        : thread.workspaceDir;
   const rootReal = await realpath(root).catch(() => null);
   const real = await realpath(join(root, ...segments)).catch(() => null);
   if (rootReal === null || real === null || !isInside(rootReal, real)) throw notFound;
@@ -53,7 +62,12 @@ export async function openArtifact(
     const sameFile =
       named !== null && named.dev === opened.dev && named.ino === opened.ino && stillReal === real;
     if (foreignFileOf(opened, rootStat) !== null || !sameFile) throw notFound;
-    return { handle, size: opened.size, fileName: segments.at(-1) ?? "artifact" };
+    return {
+      handle,
+      size: opened.size,
+      fileName: segments.at(-1) ?? "artifact",
+      realPath: real,
+    };
   } catch (error) {
     await handle.close();
     throw error;
@@ -61,12 +75,15 @@ export async function openArtifact(
 }
 
 /** The served folder and the segments below it, or null when the path is not a plain path inside one. */
-function servedSegments(requested: string): { folder: ServedFolder; segments: string[] } | null {
+function servedSegments(
+  requested: string,
+  folders: readonly ThreadFolder[],
+): { folder: ThreadFolder; segments: string[] } | null {
   if (requested.includes("\0") || requested.includes("\\")) return null;
   const segments = requested.split("/").filter((segment) => segment !== "");
   if (segments.some((segment) => segment === "." || segment === "..")) return null;
   if (!USER_DATA_PREFIX.every((part, index) => segments[index] === part)) return null;
-  const folder = SERVED_FOLDERS.find((name) => name === segments[USER_DATA_PREFIX.length]);
+  const folder = folders.find((name) => name === segments[USER_DATA_PREFIX.length]);
   const below = segments.slice(USER_DATA_PREFIX.length + 1);
   return folder && below.length > 0 ? { folder, segments: below } : null;
 }

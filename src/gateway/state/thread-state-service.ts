@@ -5,6 +5,7 @@ import type { GraphStateAccess, StateSuperstep } from "../../ports/graph-state-a
 import type { ThreadRow } from "../../ports/thread-store.js";
 import { checkpointRef, checkpointToState } from "./checkpoint-to-state.js";
 import { copyCheckpoints } from "./copy-checkpoints.js";
+import { type ForkOptions, forkCheckpoint } from "./fork-checkpoint.js";
 import { graphCall } from "./graph-call.js";
 import { writeSaverState } from "./saver-state-update.js";
 import { snapshotToState } from "./snapshot-to-state.js";
@@ -195,6 +196,18 @@ export class ThreadStateService {
   /** Every checkpoint of `fromThread` (all namespaces, pending writes) under `toThread`. */
   async copyThread(fromThread: string, toThread: string): Promise<number> {
     return copyCheckpoints(this.checkpointer, fromThread, toThread);
+  }
+
+  /** One checkpoint of `fromThread` as the root of `toThread` (see `forkCheckpoint`). */
+  async forkAt(
+    fromThread: string,
+    checkpointId: string,
+    toThread: string,
+    options: ForkOptions,
+  ): Promise<string> {
+    const source = await this.tuple(fromThread, { checkpoint_id: checkpointId });
+    if (!source) throw checkpointNotFound(checkpointId);
+    return forkCheckpoint(this.checkpointer, source, toThread, options);
   }
 
   async deleteThread(threadId: string): Promise<void> {

@@ -12,13 +12,14 @@ import type { RunManager } from "../../runtime/run-manager.js";
 import type { CheckpointRef } from "../state/thread-state.js";
 import type { ThreadStateService } from "../state/thread-state-service.js";
 import { copyThread, type ThreadCopyStep } from "./thread-copy.js";
-import { withThreadOperation } from "./thread-operation.js";
+import { type ThreadOperationKind, withThreadOperation } from "./thread-operation.js";
 import { type ApiThread, toApiThread } from "./thread-response.js";
 import type {
   ThreadCreateSuperstep,
   ThreadSearchBody,
   threadCreateBody,
 } from "./thread-schemas.js";
+import { searchThreads } from "./thread-search.js";
 
 /** Metadata keys the server owns; a client cannot set them. */
 const SERVER_OWNED_METADATA = ["user_id", "owner_id"];
@@ -66,6 +67,18 @@ export class ThreadService {
   async getOwned(threadId: string, userId: string): Promise<ThreadRow> {
     const row = await this.stores.threads.get(threadId, { userId });
     if (!row) throw new NotFoundError(`Thread ${threadId} not found.`);
+    return row;
+  }
+
+  /**
+   * The caller's thread, or null when no thread has that id yet (routes the reference serves
+   * before a new chat's thread exists: uploads, goal). Another user's thread is the same 404 as
+   * `getOwned`; files kept for an id nobody owns yet lie in the caller's own folder.
+   */
+  async getOwnedOrUnclaimed(threadId: string, userId: string): Promise<ThreadRow | null> {
+    const row = await this.stores.threads.get(threadId);
+    if (row === null) return null;
+    if (row.user_id !== userId) throw new NotFoundError(`Thread ${threadId} not found.`);
     return row;
   }
 
@@ -185,6 +198,26 @@ export class ThreadService {
   }
 
   /**
+   * `work` as one short operation on the caller's thread: 409 while a run or another operation is
+   * in flight on it (in any process), and no run starts until it is done.
+   */
+  async withOperation<T>(
+    threadId: string,
+    userId: string,
+    kind: ThreadOperationKind,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.getOwned(threadId, userId);
+    return withThreadOperation(
+      { manager: this.deps.manager, runs: this.stores.runs },
+      threadId,
+      userId,
+      kind,
+      work,
+    );
+  }
+
+  /**
    * Apply the updates as one thread operation (409 while a run is in flight) and copy a `title`
    * in the last one to the thread row. Answers the last checkpoint written.
    */
@@ -226,24 +259,7 @@ export class ThreadService {
   }
 
   async search(userId: string, body: ThreadSearchBody): Promise<ApiThread[]> {
-    const limit = body.limit ?? 10;
-    const offset = body.offset ?? 0;
-    const rows = body.ids
-      ? await this.searchByIds(userId, body.ids, body)
-      : await this.stores.threads.search({
-          userId,
-          ...(body.metadata ? { metadata: body.metadata } : {}),
-          ...(body.status ? { status: body.status } : {}),
-          limit,
-          offset,
-          sortBy: storeSortColumn(body.sort_by),
-          sortOrder: body.sort_order ?? "desc",
-        });
-    const page = body.ids ? rows.slice(offset, offset + limit) : rows;
-    const wantValues = body.select?.includes("values") ?? false;
-    return Promise.all(
-      page.map(async (row) => (wantValues ? this.withState(row) : toApiThread(row, null))),
-    );
+    return searchThreads(this.stores.threads, userId, body);
   }
 
   async count(
@@ -256,27 +272,6 @@ export class ThreadService {
       ...(filter.status ? { status: filter.status } : {}),
     });
   }
-
-  private async searchByIds(
-    userId: string,
-    ids: string[],
-    body: ThreadSearchBody,
-  ): Promise<ThreadRow[]> {
-    const rows = await Promise.all(
-      [...new Set(ids)].map((id) => this.stores.threads.get(id, { userId })),
-    );
-    const column = storeSortColumn(body.sort_by);
-    const direction = body.sort_order === "asc" ? 1 : -1;
-    return rows
-      .filter((row): row is ThreadRow => row !== null)
-      .filter((row) => !body.status || row.status === body.status)
-      .filter((row) =>
-        Object.entries(body.metadata ?? {}).every(
-          ([key, value]) => JSON.stringify(row.metadata[key]) === JSON.stringify(value),
-        ),
-      )
-      .sort((a, b) => direction * (a[column] < b[column] ? -1 : a[column] > b[column] ? 1 : 0));
-  }
 }
 
 function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
@@ -286,20 +281,4 @@ function toSuperstep(step: ThreadCreateSuperstep): StateSuperstep {
       ...(update.as_node ? { asNode: update.as_node } : {}),
     })),
   };
-}
-
-function storeSortColumn(
-  sortBy: ThreadSearchBody["sort_by"],
-): "created_at" | "updated_at" | "thread_id" {
-  switch (sortBy) {
-    case "thread_id":
-    case "created_at":
-      return sortBy;
-    case "updated_at":
-    case "state_updated_at":
-    case "status":
-      return "updated_at";
-    default:
-      return "created_at";
-  }
 }

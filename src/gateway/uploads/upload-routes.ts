@@ -23,8 +23,10 @@ export function isUploadRequest(c: Context): boolean {
 /**
  * The reference's upload routes under `/threads/{thread_id}/uploads`: upload (multipart field
  * `files`), list, limits, delete. Owner only: another user's thread is 404, like the artifact
- * route. Files land in the thread's uploads folder, which the agent sees read-only at
- * `/mnt/user-data/uploads`.
+ * route. A thread id nobody has created yet is the caller's to be (a new chat attaches files
+ * before its first run creates the thread, as in the reference): its folder is made on the first
+ * upload, under the caller's own user folder. Files land in the thread's uploads folder, which
+ * the agent sees read-only at `/mnt/user-data/uploads`.
  */
 export function uploadRoutes(s: GatewayServices): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
@@ -34,7 +36,7 @@ export function uploadRoutes(s: GatewayServices): Hono<GatewayEnv> {
   async function ownedScope(c: Context<GatewayEnv>): Promise<ThreadScope> {
     const threadId = pathId(c, "thread_id", "thread");
     const userId = c.get("principal").userId;
-    await s.threads.getOwned(threadId, userId);
+    await s.threads.getOwnedOrUnclaimed(threadId, userId);
     return { userId, threadId };
   }
 

@@ -96,8 +96,10 @@ export class MemoryThreadStore implements ThreadStore {
     const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
     const sortBy = query.sortBy ?? "created_at";
     const direction = query.sortOrder === "asc" ? 1 : -1;
+    const pinned = (row: ThreadRow) =>
+      query.pinnedKey !== undefined && row.metadata[query.pinnedKey] === true ? 1 : 0;
     return this.matching(query)
-      .sort((a, b) => direction * compareBy(a, b, sortBy))
+      .sort((a, b) => pinned(b) - pinned(a) || direction * compareBy(a, b, sortBy))
       .slice(offset, offset + limit)
       .map((row) => structuredClone(row));
   }

@@ -264,7 +264,19 @@ returning *`,
         `Cannot sort threads by "${String(sortBy)}"; use ${SORT_COLUMNS.join(", ")}.`,
       );
     }
-    const sorted = sortBy === "thread_id" ? base : base.orderBy(sortBy, direction);
+    const pinned =
+      query.pinnedKey === undefined
+        ? base
+        : base.orderBy(pinnedFirst(this.database.dialect, query.pinnedKey), "desc");
+    const sorted = sortBy === "thread_id" ? pinned : pinned.orderBy(sortBy, direction);
     return sorted.orderBy(byId, direction);
   }
+}
+
+/** 1 when the row's metadata holds JSON `true` under `key`, else 0 (missing keys included). */
+function pinnedFirst(dialect: SqlDialectName, key: string) {
+  if (dialect === "postgres") {
+    return sql<number>`case when metadata_json -> ${key} = 'true'::jsonb then 1 else 0 end`;
+  }
+  return sql<number>`case when json_type(metadata_json, ${`$."${key.replace(/["\\]/g, "")}"`}) = 'true' then 1 else 0 end`;
 }
