@@ -259,6 +259,25 @@ describe.skipIf(!hasChromium)(
       await page.context().close();
     });
 
+    it("cuts a long chat name in the sidebar with an ellipsis", async () => {
+      const long = `A very long first message ${"that goes on and on ".repeat(4)}`.trim();
+      const created = await fetch(`${server.url}/api/threads`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ metadata: { preview: long.slice(0, 80) } }),
+      });
+      const { thread_id: threadId } = (await created.json()) as { thread_id: string };
+      const page = await openPage("/", 1440);
+      const name = page.locator(`[data-thread-id="${threadId}"] .thread-title`);
+      await name.waitFor();
+      const shown = await page.evaluate(`(() => {
+      const el = document.querySelector('[data-thread-id="${threadId}"] .thread-title');
+      return { overflow: getComputedStyle(el).textOverflow, cut: el.scrollWidth > el.clientWidth };
+    })()`);
+      expect(shown).toEqual({ overflow: "ellipsis", cut: true });
+      await page.context().close();
+    });
+
     it("cancels Delete? with Escape, and shows focus on the message box", async () => {
       const page = await openPage("/", 1440);
       await send(page, "hello");
