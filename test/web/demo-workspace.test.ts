@@ -125,6 +125,41 @@ describe.skipIf(!hasChromium)("the offline demo in the workspace", { timeout: 12
     await page.context().close();
   });
 
+  it("edits and saves a delivered file; a save over a version changed meanwhile is refused, the text kept", async () => {
+    const page = await openPage();
+    await send(page, "Write me a short report");
+    await page.locator(".message.assistant").last().getByText(DEMO_NOTICE).waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await panel.getByRole("button", { name: "report.md" }).click();
+    await panel.getByRole("heading", { name: "Prime numbers below 100" }).waitFor();
+    await panel.getByRole("button", { name: "Edit" }).click();
+    const editor = panel.getByLabel("Edit report.md");
+    await editor.fill("# Primes, edited\n\nShorter now.\n");
+    await panel.getByRole("button", { name: "Save" }).click();
+    await panel.getByRole("heading", { name: "Primes, edited" }).waitFor();
+
+    // Someone else saves a new version while this page edits the one it opened.
+    await panel.getByRole("button", { name: "Edit" }).click();
+    await editor.fill("# My version\n");
+    const threadId = page.url().split("/").at(-1) ?? "";
+    const url = `${server.url}/api/threads/${threadId}/artifacts/mnt/user-data/outputs/report.md`;
+    const current = (await fetch(url)).headers.get("etag")?.replaceAll('"', "");
+    const other = await fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ content: "# Their version\n", expected_sha256: current }),
+    });
+    expect(other.status).toBe(200);
+    await panel.getByRole("button", { name: "Save" }).click();
+    await panel.getByRole("alert").getByText("the file changed since you opened it").waitFor();
+    expect(await editor.inputValue()).toBe("# My version\n");
+    expect(await (await fetch(url)).text()).toBe("# Their version\n");
+    await panel.getByRole("button", { name: "Discard my text and load the current version" }).click();
+    await panel.getByRole("heading", { name: "Their version" }).waitFor();
+    await page.context().close();
+  });
+
   it("plans with a to-do list when Plan is on, and ticks every item off", async () => {
     const page = await openPage();
     await page.getByRole("checkbox", { name: "Plan" }).check();
