@@ -5,6 +5,8 @@ import {
   type ConfiguredToolsOptions,
   checkConfiguredTools,
   isBuiltInToolUse,
+  SUPPORTED_USES_HINT,
+  unavailableToolReason,
 } from "./configured-tools.js";
 
 /** What `fawn doctor` says of one `tools:` entry. */
@@ -32,12 +34,14 @@ export function describeConfiguredTools(
     if (isBuiltInToolUse(entry.use)) {
       return { ...base, status: "built-in", detail: "always available in the sandbox" };
     }
+    const reason = unavailableToolReason(entry.use);
+    if (reason) return { ...base, status: "unavailable", detail: `not built: ${reason}` };
     const binding = CONFIGURED_TOOL_USES[entry.use];
     if (!binding) {
       return {
         ...base,
         status: "unavailable",
-        detail: `not provided by Fawn; use one of ${Object.keys(CONFIGURED_TOOL_USES).join(", ")}`,
+        detail: `not provided by Fawn. ${SUPPORTED_USES_HINT}`,
       };
     }
     try {
