@@ -196,7 +196,5 @@ function skipOrRefuse(entry: ConfiguredToolEntry, where: string, logger: Logger)
     );
     return;
   }
-  throw new ConfigError(
-    `Unknown tool "use: ${entry.use}" in ${where}. ${SUPPORTED_USES_HINT}.`,
-  );
+  throw new ConfigError(`Unknown tool "use: ${entry.use}" in ${where}. ${SUPPORTED_USES_HINT}.`);
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SearchProviderSettings } from "../search/search-provider.js";
-import { callSerper } from "../search/serper-search.js";
+import { callSerper, SERPER_MAX_RESULTS } from "../search/serper-search.js";
 import { WebToolError } from "../web-tool-error.js";
 import type { ImageSearchProvider } from "./image-search-provider.js";
 
@@ -25,7 +25,7 @@ export function createSerperImages(settings: SearchProviderSettings): ImageSearc
       const answer = await callSerper(settings, "/images", query, maxResults, signal);
       const parsed = imagesAnswer.safeParse(answer);
       if (!parsed.success) throw new WebToolError("Serper answered in an unexpected format.");
-      return parsed.data.images.slice(0, maxResults).map((image) => ({
+      return parsed.data.images.slice(0, Math.min(maxResults, SERPER_MAX_RESULTS)).map((image) => ({
         title: image.title,
         imageUrl: image.imageUrl,
         thumbnailUrl: image.thumbnailUrl,

@@ -30,7 +30,7 @@ export function createSerperSearch(settings: SearchProviderSettings): SearchProv
       const parsed = serperAnswer.safeParse(answer);
       if (!parsed.success) throw new WebToolError("Serper answered in an unexpected format.");
       return parsed.data.organic
-        .slice(0, maxResults)
+        .slice(0, Math.min(maxResults, SERPER_MAX_RESULTS))
         .map(({ title, link, snippet }) => ({ title, url: link, snippet }));
     },
   };
