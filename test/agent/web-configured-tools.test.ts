@@ -182,7 +182,7 @@ describe("createConfiguredTools", () => {
       { env: {}, logger },
     );
     expect(logger.lines.join("\n")).toMatch(
-      /tools\[0\] "web_fetch" has options Fawn does not use; they are ignored \{"tool":"web_fetch","keys":\["proxy","trust_env"\]\}/,
+      /tools\[0\] "web_fetch" has options Fawn does not use \(proxy, trust_env\); they are ignored \{"tool":"web_fetch","keys":\["proxy","trust_env"\]\}/,
     );
   });
 

@@ -43,7 +43,7 @@ export function createWebTool(
   if (settings.ignoredKeys.length > 0) {
     context.logger.warn(
       { tool: entry.name, keys: settings.ignoredKeys },
-      `config: ${context.where} has options Fawn does not use; they are ignored`,
+      `config: ${context.where} has options Fawn does not use (${settings.ignoredKeys.join(", ")}); they are ignored`,
     );
   }
   const common = { name: entry.name, logger: context.logger };
