@@ -18,7 +18,6 @@ export const providerOptionsSchema = z.object({
   // DuckDuckGo
   region: shortText.optional(),
   safesearch: z.enum(["on", "moderate", "off", "strict"]).optional(),
-  backend: z.union([shortText, z.array(shortText).max(10)]).optional(),
   // Exa
   search_type: z.enum(["auto", "neural", "keyword", "fast"]).optional(),
   contents_max_characters: z.number().int().min(100).max(20_000).optional(),
