@@ -59,7 +59,7 @@ describe("image_search with DuckDuckGo (the reference's default)", () => {
         "   source: https://fawn.test/fox",
         "",
         "2. Local only thumb",
-        "   image: https://tse.test/ok",
+        "   thumbnail: https://tse.test/ok",
       ].join("\n"),
     );
     expect(fixture.last("/ddg-images/").query.get("q")).toBe("fox kit");

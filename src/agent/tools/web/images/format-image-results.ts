@@ -8,8 +8,9 @@ const MAX_URL_CHARS = 1_000;
 
 /**
  * Image results as the model reads them: numbered, with the image, preview and source page
- * URLs. An image URL that is not public http(s) (a literal private address, another scheme)
- * is dropped, since the model may hand it to a tool that downloads it.
+ * URLs. A URL that is not public http(s) (a literal private address, another scheme) is
+ * dropped, since the model may hand it to a tool that downloads it; a result with neither a
+ * usable image nor a preview is left out.
  */
 export function formatImageResults(query: string, results: readonly ImageResult[]): string {
   const usable = results
@@ -19,13 +20,13 @@ export function formatImageResults(query: string, results: readonly ImageResult[
       thumbnail: publicUrl(result.thumbnailUrl),
       source: publicUrl(result.sourceUrl),
     }))
-    .map((result) => ({ ...result, image: result.image || result.thumbnail }))
-    .filter((result) => result.image !== "");
+    // A dropped full-size URL is not replaced by the preview: the model would take it for one.
+    .filter((result) => result.image !== "" || result.thumbnail !== "");
   if (usable.length === 0) return `No images found for "${query}".`;
   const blocks = usable.map((result, index) =>
     [
       `${index + 1}. ${result.title}`,
-      `   image: ${result.image}`,
+      ...(result.image ? [`   image: ${result.image}`] : []),
       ...(result.thumbnail && result.thumbnail !== result.image
         ? [`   thumbnail: ${result.thumbnail}`]
         : []),

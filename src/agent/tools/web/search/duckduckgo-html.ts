@@ -8,9 +8,10 @@ export const DUCKDUCKGO_USER_AGENT =
 
 /** DuckDuckGo's safe-search levels as its `kp` (HTML) and `p` (images) parameters take them. */
 export function safeSearchParameter(level: string | undefined, images: boolean): string {
-  if (level === "off") return images ? "-1" : "-2";
-  if (level === "on" || level === "strict") return "1";
-  return images ? "" : "-1";
+  // The image API knows only on (1) and off (-1); moderate filters there like on.
+  if (images) return level === "off" ? "-1" : "1";
+  if (level === "off") return "-2";
+  return level === "on" || level === "strict" ? "1" : "-1";
 }
 
 /**
