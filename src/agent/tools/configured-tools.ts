@@ -103,7 +103,7 @@ export interface ConfiguredToolsOptions {
   env?: Env;
   /** Names of the tools the agent already has; a configured tool may not shadow one. */
   reservedNames?: readonly string[];
-  /** Test seams of web_fetch's private-address check (DNS, which addresses are private). */
+  /** Test seams of the private-address check (DNS, which addresses are private). */
   fetchSeams?: FetchTargetSeams;
   /** Thread folders, for tools that save files (web_capture). */
   paths?: FawnPaths;
@@ -112,8 +112,8 @@ export interface ConfiguredToolsOptions {
 /**
  * The tools `config.yaml`'s `tools:` entries add to the lead agent. An unknown `use` or a bad
  * option is a ConfigError naming the entry; reference sandbox-tool entries are skipped (Fawn
- * always has those tools), and reference community tools without a Fawn port are skipped with
- * a warning, so a reference config still starts.
+ * always has those tools), and browser automation (not built, see UNAVAILABLE_TOOL_USES) and
+ * community tools newer than Fawn are skipped with a warning, so a reference config still starts.
  */
 export function createConfiguredTools(
   entries: readonly ConfiguredToolEntry[],
