@@ -86,11 +86,11 @@ describe("createConfiguredTools", () => {
       { name: "my_tool", use: "mypackage.tools:my_tool" },
     ]);
     expect(message).toMatch(
-      /^Unknown tool "use: mypackage.tools:my_tool" in tools\[1\] "my_tool"\. Use one of fawn:web_search, fawn:web_fetch, deerflow\.community\.tavily/,
+      /^Unknown tool "use: mypackage.tools:my_tool" in tools\[1\] "my_tool"\. Use one of fawn:web_search, fawn:web_fetch, fawn:image_search, fawn:web_capture with a provider, or one of the reference's deerflow\.community\.<provider>\.tools:<tool> paths Fawn maps \(\d+ of them; see "tools" in docs\/CONFIG\.md\)\.$/,
     );
   });
 
-  it("skips reference sandbox tools silently and unported community tools with a warning", () => {
+  it("skips reference sandbox tools silently, and browser automation and unknown community tools with a warning", () => {
     const logger = recordingLogger();
     const tools = createConfiguredTools(
       [
@@ -102,29 +102,39 @@ describe("createConfiguredTools", () => {
           use: "deerflow.community.ddg_search.tools:web_search_tool",
           max_results: 5,
         },
+        {
+          name: "browser_navigate",
+          group: "browser",
+          use: "deerflow.community.browser_automation.tools:browser_navigate_tool",
+          headless: true,
+        },
+        { name: "later", use: "deerflow.community.not_yet.tools:later_tool" },
         { name: "web_fetch", group: "web", use: "deerflow.community.jina_ai.tools:web_fetch_tool" },
       ],
       { env: {}, logger, reservedNames: ["ls", "bash"] },
     );
-    expect(tools.map((tool) => tool.name)).toEqual(["web_fetch"]);
-    const warning = logger.lines.find((line) => line.includes("ddg_search"));
-    expect(warning).toMatch(
-      /tools\[2\] "web_search" uses deerflow\.community\.ddg_search\.tools:web_search_tool, which Fawn does not provide; the entry is skipped/,
+    expect(tools.map((tool) => tool.name)).toEqual(["web_search", "web_fetch"]);
+    const lines = logger.lines.join("\n");
+    expect(lines).toMatch(
+      /tools\[3\] "browser_navigate" uses deerflow\.community\.browser_automation\.tools:browser_navigate_tool, which Fawn does not build; the entry is skipped: browser automation needs a live browser session/,
+    );
+    expect(lines).toMatch(
+      /tools\[4\] "later" uses deerflow\.community\.not_yet\.tools:later_tool, which Fawn does not provide; the entry is skipped/,
     );
   });
 
   it.each([
     [
       { name: "web_search", use: "fawn:web_search" },
-      /tools\[0\] "web_search": set provider to one of tavily, searxng, brave\./,
+      /tools\[0\] "web_search": set provider to one of tavily, searxng, brave, ddg, serper, exa, firecrawl, fastcrw, infoquest, groundroute\./,
     ],
     [
       { name: "web_search", use: "fawn:web_search", provider: "google" },
-      /set provider to one of tavily, searxng, brave \(got "google"\)/,
+      /set provider to one of tavily, searxng, brave, ddg, .*, groundroute \(got "google"\)/,
     ],
     [
       { name: "web_fetch", use: "fawn:web_fetch", provider: "searxng" },
-      /set provider to one of direct, jina, tavily \(got "searxng"\)/,
+      /set provider to one of direct, jina, tavily, .*, browserless \(got "searxng"\)/,
     ],
     [
       {
@@ -172,7 +182,7 @@ describe("createConfiguredTools", () => {
       { env: {}, logger },
     );
     expect(logger.lines.join("\n")).toMatch(
-      /tools\[0\] "web_fetch" has options Fawn does not use; they are ignored \{"tool":"web_fetch","keys":\["proxy","trust_env"\]\}/,
+      /tools\[0\] "web_fetch" has options Fawn does not use \(proxy, trust_env\); they are ignored \{"tool":"web_fetch","keys":\["proxy","trust_env"\]\}/,
     );
   });
 

@@ -93,11 +93,12 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     (options.sandbox
       ? createSandboxTools({ ...options.sandbox, paths })
       : createThreadFileTools({ paths }));
-  // config.yaml `tools:` entries (web_search, web_fetch) join every run's tool list.
+  // config.yaml `tools:` entries (web search, fetch, image search, capture) join every run.
   const allTools = [
     ...builtInTools,
     ...createConfiguredTools(options.config.tools ?? [], {
       logger,
+      paths,
       reservedNames: builtInTools.map((tool) => tool.name),
       ...(options.env ? { env: options.env } : {}),
     }),

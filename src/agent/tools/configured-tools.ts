@@ -3,6 +3,7 @@ import type { Env } from "../../core/config/env-expansion.js";
 import type { FawnConfig } from "../../core/config/schema.js";
 import { ConfigError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
+import type { FawnPaths } from "../../core/paths.js";
 import {
   createWebTool,
   type FetchTargetSeams,
@@ -19,16 +20,81 @@ export type ConfiguredToolEntry = FawnConfig["tools"][number];
 export const CONFIGURED_TOOL_USES: Readonly<Record<string, WebToolBinding>> = {
   "fawn:web_search": { kind: "web_search" },
   "fawn:web_fetch": { kind: "web_fetch" },
-  "deerflow.community.tavily.tools:web_search_tool": { kind: "web_search", provider: "tavily" },
-  "deerflow.community.tavily.tools:web_fetch_tool": { kind: "web_fetch", provider: "tavily" },
-  "deerflow.community.searxng.tools:web_search_tool": { kind: "web_search", provider: "searxng" },
-  "deerflow.community.brave.tools:web_search_tool": { kind: "web_search", provider: "brave" },
-  "deerflow.community.jina_ai.tools:web_fetch_tool": { kind: "web_fetch", provider: "jina" },
+  "fawn:image_search": { kind: "image_search" },
+  "fawn:web_capture": { kind: "web_capture" },
+  ...referenceUses("web_search_tool", (provider) => ({ kind: "web_search", provider }), {
+    ddg_search: "ddg",
+    tavily: "tavily",
+    searxng: "searxng",
+    brave: "brave",
+    serper: "serper",
+    exa: "exa",
+    firecrawl: "firecrawl",
+    fastcrw: "fastcrw",
+    infoquest: "infoquest",
+    groundroute: "groundroute",
+  }),
+  ...referenceUses("web_fetch_tool", (provider) => ({ kind: "web_fetch", provider }), {
+    jina_ai: "jina",
+    tavily: "tavily",
+    exa: "exa",
+    firecrawl: "firecrawl",
+    fastcrw: "fastcrw",
+    infoquest: "infoquest",
+    groundroute: "groundroute",
+    crawl4ai: "crawl4ai",
+    browserless: "browserless",
+  }),
+  ...referenceUses("image_search_tool", (provider) => ({ kind: "image_search", provider }), {
+    image_search: "ddg",
+    serper: "serper",
+    brave: "brave",
+    infoquest: "infoquest",
+  }),
+  ...referenceUses("web_capture_tool", (provider) => ({ kind: "web_capture", provider }), {
+    browserless: "browserless",
+  }),
 };
+
+const FAWN_USES = Object.keys(CONFIGURED_TOOL_USES).filter((use) => use.startsWith("fawn:"));
+
+/** What to write instead of an unknown `use` (the full list of class paths is in docs/CONFIG.md). */
+export const SUPPORTED_USES_HINT = `Use one of ${FAWN_USES.join(", ")} with a provider, or one of the reference's deerflow.community.<provider>.tools:<tool> paths Fawn maps (${Object.keys(CONFIGURED_TOOL_USES).length - FAWN_USES.length} of them; see "tools" in docs/CONFIG.md)`;
+
+/**
+ * Reference tools Fawn does not build, with why and what to use instead, so neither startup
+ * nor `fawn doctor` drops them silently.
+ */
+export const UNAVAILABLE_TOOL_USES: ReadonlyArray<{ prefix: string; reason: string }> = [
+  {
+    prefix: "deerflow.community.browser_automation.tools:",
+    reason:
+      "browser automation needs a live browser session per thread, which Fawn does not run; for rendered pages use web_fetch with deerflow.community.browserless.tools:web_fetch_tool (or crawl4ai), and web_capture (deerflow.community.browserless.tools:web_capture_tool) for screenshots",
+  },
+];
+
+/** Why a `use` Fawn knows of builds nothing, or undefined. */
+export function unavailableToolReason(use: string): string | undefined {
+  return UNAVAILABLE_TOOL_USES.find((entry) => use.startsWith(entry.prefix))?.reason;
+}
+
+/** `deerflow.community.<module>.tools:<fn>` for each module, bound to its provider. */
+function referenceUses<P extends string>(
+  fn: string,
+  bind: (provider: P) => WebToolBinding,
+  modules: Record<string, P>,
+): Record<string, WebToolBinding> {
+  return Object.fromEntries(
+    Object.entries(modules).map(([module, provider]) => [
+      `deerflow.community.${module}.tools:${fn}`,
+      bind(provider),
+    ]),
+  );
+}
 
 /** The reference's sandbox tools: Fawn always provides them, so their entries add nothing. */
 const BUILT_IN_TOOL_PREFIX = "deerflow.sandbox.tools:";
-/** Reference community tools Fawn has no port of (DuckDuckGo, InfoQuest, image search, …). */
+/** Other reference community tools (a newer reference than Fawn knows): skipped, not fatal. */
 const REFERENCE_COMMUNITY_PREFIX = "deerflow.community.";
 
 export interface ConfiguredToolsOptions {
@@ -37,15 +103,17 @@ export interface ConfiguredToolsOptions {
   env?: Env;
   /** Names of the tools the agent already has; a configured tool may not shadow one. */
   reservedNames?: readonly string[];
-  /** Test seams of web_fetch's private-address check (DNS, which addresses are private). */
+  /** Test seams of the private-address check (DNS, which addresses are private). */
   fetchSeams?: FetchTargetSeams;
+  /** Thread folders, for tools that save files (web_capture). */
+  paths?: FawnPaths;
 }
 
 /**
  * The tools `config.yaml`'s `tools:` entries add to the lead agent. An unknown `use` or a bad
  * option is a ConfigError naming the entry; reference sandbox-tool entries are skipped (Fawn
- * always has those tools), and reference community tools without a Fawn port are skipped with
- * a warning, so a reference config still starts.
+ * always has those tools), and browser automation (not built, see UNAVAILABLE_TOOL_USES) and
+ * community tools newer than Fawn are skipped with a warning, so a reference config still starts.
  */
 export function createConfiguredTools(
   entries: readonly ConfiguredToolEntry[],
@@ -81,6 +149,7 @@ export function createConfiguredTools(
         env,
         logger,
         ...(options.fetchSeams ? { fetchSeams: options.fetchSeams } : {}),
+        ...(options.paths ? { paths: options.paths } : {}),
       }),
     );
   });
@@ -112,14 +181,20 @@ function skipOrRefuse(entry: ConfiguredToolEntry, where: string, logger: Logger)
     logger.debug({ tool: entry.name }, `config: ${where} is a built-in sandbox tool; skipped`);
     return;
   }
-  if (entry.use.startsWith(REFERENCE_COMMUNITY_PREFIX)) {
+  const reason = unavailableToolReason(entry.use);
+  if (reason) {
     logger.warn(
       { tool: entry.name, use: entry.use },
-      `config: ${where} uses ${entry.use}, which Fawn does not provide; the entry is skipped. Supported: ${Object.keys(CONFIGURED_TOOL_USES).join(", ")}`,
+      `config: ${where} uses ${entry.use}, which Fawn does not build; the entry is skipped: ${reason}`,
     );
     return;
   }
-  throw new ConfigError(
-    `Unknown tool "use: ${entry.use}" in ${where}. Use one of ${Object.keys(CONFIGURED_TOOL_USES).join(", ")}.`,
-  );
+  if (entry.use.startsWith(REFERENCE_COMMUNITY_PREFIX)) {
+    logger.warn(
+      { tool: entry.name, use: entry.use },
+      `config: ${where} uses ${entry.use}, which Fawn does not provide; the entry is skipped. ${SUPPORTED_USES_HINT}`,
+    );
+    return;
+  }
+  throw new ConfigError(`Unknown tool "use: ${entry.use}" in ${where}. ${SUPPORTED_USES_HINT}.`);
 }

@@ -1,10 +1,13 @@
 import { ConfigError, describeError } from "../../core/errors.js";
+import type { Logger } from "../../core/logger.js";
 import {
   CONFIGURED_TOOL_USES,
   type ConfiguredToolEntry,
   type ConfiguredToolsOptions,
-  checkConfiguredTools,
+  createConfiguredTools,
   isBuiltInToolUse,
+  SUPPORTED_USES_HINT,
+  unavailableToolReason,
 } from "./configured-tools.js";
 
 /** What `fawn doctor` says of one `tools:` entry. */
@@ -32,24 +35,46 @@ export function describeConfiguredTools(
     if (isBuiltInToolUse(entry.use)) {
       return { ...base, status: "built-in", detail: "always available in the sandbox" };
     }
+    const reason = unavailableToolReason(entry.use);
+    if (reason) return { ...base, status: "unavailable", detail: `not built: ${reason}` };
     const binding = CONFIGURED_TOOL_USES[entry.use];
     if (!binding) {
       return {
         ...base,
         status: "unavailable",
-        detail: `not provided by Fawn; use one of ${Object.keys(CONFIGURED_TOOL_USES).join(", ")}`,
+        detail: `not provided by Fawn. ${SUPPORTED_USES_HINT}`,
       };
     }
     try {
-      checkConfiguredTools([entry], options);
+      const warnings: string[] = [];
+      createConfiguredTools([entry], { ...options, logger: collectingLogger(warnings) });
+      const provider =
+        binding.provider ?? (typeof entry.provider === "string" ? entry.provider : "");
+      // A missing key or an ignored option does not stop start-up, but the operator should know.
+      const notes = warnings.map((line) => line.replace(/^config: tools\[0\] "[^"]*" /, ""));
       return {
         ...base,
         status: "built",
-        detail: `${binding.kind}${binding.provider ? ` via ${binding.provider}` : ""}`,
+        detail: `${binding.kind}${provider ? ` via ${provider}` : ""}${notes.length > 0 ? `; ${notes.join("; ")}` : ""}`,
       };
     } catch (error) {
       const detail = error instanceof ConfigError ? error.message : describeError(error);
       return { ...base, status: "invalid", detail };
     }
   });
+}
+
+function collectingLogger(lines: string[]): Logger {
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (_context, message) => {
+      lines.push(message);
+    },
+    error: (_context, message) => {
+      lines.push(message);
+    },
+    child: () => logger,
+  };
+  return logger;
 }

@@ -75,10 +75,14 @@ export interface VerifiedDelivery extends DeliveryContent {
   satisfied?: boolean;
 }
 
-/** A produced file counts as presented when a presented path equals it or is a folder above it. */
+/**
+ * A produced file counts as presented when a presented path equals it or is a folder above it.
+ * Any tool that adds to the thread's artifacts presents (present_files, web_capture), not only
+ * present_files: a screenshot web_capture saved and showed is delivered.
+ */
 export function verifyDelivery(base: DeliveryContent, produced: string[]): VerifiedDelivery {
   if (produced.length === 0) return base;
-  const presented = base.by_tool.present_files ?? [];
+  const presented = base.paths;
   const matched = produced.filter((file) =>
     presented.some((shown) => {
       const folder = shown.replace(/\/+$/, "");

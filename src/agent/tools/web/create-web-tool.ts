@@ -1,49 +1,39 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { Env } from "../../../core/config/env-expansion.js";
 import { ConfigError } from "../../../core/errors.js";
-import type { Logger } from "../../../core/logger.js";
-import { createDirectFetch } from "./fetch/direct-fetch.js";
-import type { FetchProvider } from "./fetch/fetch-provider.js";
-import { createJinaFetch, JINA_BASE_URL, JINA_KEY_VARIABLE } from "./fetch/jina-fetch.js";
-import { createTavilyExtract } from "./fetch/tavily-extract.js";
-import { BRAVE_BASE_URL, BRAVE_KEY_VARIABLE, createBraveSearch } from "./search/brave-search.js";
-import type { SearchProvider } from "./search/search-provider.js";
-import { createSearxngSearch, SEARXNG_BASE_URL } from "./search/searxng-search.js";
-import {
-  createTavilySearch,
-  TAVILY_BASE_URL,
-  TAVILY_KEY_VARIABLE,
-} from "./search/tavily-search.js";
-import type { FetchTargetPolicy } from "./url-guard.js";
+import { BROWSERLESS_BASE_URL, BROWSERLESS_TOKEN_VARIABLE } from "./browserless-api.js";
+import { createWebCaptureTool } from "./capture/web-capture-tool.js";
+import { fetchProviderOf } from "./fetch/fetch-providers.js";
+import { createImageSearchTool } from "./image-search-tool.js";
+import { imageSearchProviderOf } from "./images/image-search-providers.js";
+import { keyOf, type WebToolContext } from "./provider-context.js";
+import { searchProviderOf } from "./search/search-providers.js";
 import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWebSearchTool } from "./web-search-tool.js";
 import {
+  CAPTURE_PROVIDERS,
+  type CaptureProviderName,
   FETCH_PROVIDERS,
   type FetchProviderName,
+  IMAGE_SEARCH_PROVIDERS,
+  type ImageSearchProviderName,
   parseWebToolSettings,
   SEARCH_PROVIDERS,
   type SearchProviderName,
   type WebToolSettings,
 } from "./web-tool-settings.js";
 
-export type FetchTargetSeams = Pick<FetchTargetPolicy, "resolve" | "isBlockedAddress">;
+export type { FetchTargetSeams, WebToolContext } from "./provider-context.js";
 
 /** What a `use:` value selects: the tool, and the provider when the `use` fixes one. */
 export type WebToolBinding =
   | { kind: "web_search"; provider?: SearchProviderName }
-  | { kind: "web_fetch"; provider?: FetchProviderName };
+  | { kind: "web_fetch"; provider?: FetchProviderName }
+  | { kind: "image_search"; provider?: ImageSearchProviderName }
+  | { kind: "web_capture"; provider?: CaptureProviderName };
 
-export interface WebToolContext {
-  /** How the entry is named in errors and warnings (`tools[1] "web_search"`). */
-  where: string;
-  /** Where provider keys are looked up when the entry has no `api_key`. */
-  env: Env;
-  logger: Logger;
-  /** Test seams of web_fetch's private-address check (DNS, which addresses are private). */
-  fetchSeams?: FetchTargetSeams;
-}
+const DEFAULT_VIEWPORT = { width: 1280, height: 720 };
 
-/** Builds the web_search or web_fetch tool one `tools:` entry describes. */
+/** Builds the web tool (search, fetch, image search, capture) one `tools:` entry describes. */
 export function createWebTool(
   entry: Record<string, unknown> & { name: string },
   binding: WebToolBinding,
@@ -53,33 +43,64 @@ export function createWebTool(
   if (settings.ignoredKeys.length > 0) {
     context.logger.warn(
       { tool: entry.name, keys: settings.ignoredKeys },
-      `config: ${context.where} has options Fawn does not use; they are ignored`,
+      `config: ${context.where} has options Fawn does not use (${settings.ignoredKeys.join(", ")}); they are ignored`,
     );
   }
-  if (binding.kind === "web_search") {
-    const name = chooseProvider(
-      SEARCH_PROVIDERS,
-      binding,
-      settings.provider,
-      undefined,
-      context.where,
-    );
-    const { search, secrets } = searchProviderOf(name, settings, context);
-    return createWebSearchTool({
-      name: entry.name,
-      provider: search,
-      maxResults: settings.maxResults,
-      secrets,
-      logger: context.logger,
-    });
+  const common = { name: entry.name, logger: context.logger };
+  switch (binding.kind) {
+    case "web_search": {
+      const name = chooseProvider(SEARCH_PROVIDERS, binding, settings, undefined, context.where);
+      const { provider, secrets } = searchProviderOf(name, settings, context);
+      return createWebSearchTool({ ...common, provider, maxResults: settings.maxResults, secrets });
+    }
+    case "web_fetch": {
+      // Fetching needs no service of its own, so the short form defaults to direct HTTP.
+      const name = chooseProvider(FETCH_PROVIDERS, binding, settings, "direct", context.where);
+      const { provider, secrets } = fetchProviderOf(name, settings, context);
+      return createWebFetchTool({ ...common, provider, secrets });
+    }
+    case "image_search": {
+      // DuckDuckGo needs no key, so it is the short form's default, as in the reference.
+      const name = chooseProvider(IMAGE_SEARCH_PROVIDERS, binding, settings, "ddg", context.where);
+      const { provider, secrets } = imageSearchProviderOf(name, settings, context);
+      return createImageSearchTool({
+        ...common,
+        provider,
+        maxResults: settings.maxResults,
+        secrets,
+      });
+    }
+    case "web_capture": {
+      chooseProvider(CAPTURE_PROVIDERS, binding, settings, "browserless", context.where);
+      return captureToolOf(entry.name, settings, context);
+    }
   }
-  // Fetching needs no service of its own, so the short form defaults to direct HTTP.
-  const name = chooseProvider(FETCH_PROVIDERS, binding, settings.provider, "direct", context.where);
-  const { fetcher, secrets } = fetchProviderOf(name, settings, context);
-  return createWebFetchTool({
-    name: entry.name,
-    provider: fetcher,
-    secrets,
+}
+
+function captureToolOf(
+  name: string,
+  settings: WebToolSettings,
+  context: WebToolContext,
+): StructuredToolInterface {
+  const token = keyOf(settings, BROWSERLESS_TOKEN_VARIABLE, context, "Browserless", false);
+  const { options } = settings;
+  return createWebCaptureTool({
+    name,
+    paths: context.paths,
+    browserless: {
+      baseUrl: settings.baseUrl ?? BROWSERLESS_BASE_URL,
+      token,
+      timeoutMs: settings.timeoutMs,
+      options,
+    },
+    target: { allowPrivateNetwork: settings.allowPrivateNetwork, ...context.fetchSeams },
+    defaults: {
+      format: options.output_format ?? "png",
+      fullPage: options.full_page ?? true,
+      width: options.viewport_width ?? DEFAULT_VIEWPORT.width,
+      height: options.viewport_height ?? DEFAULT_VIEWPORT.height,
+    },
+    secrets: token ? [token] : [],
     logger: context.logger,
   });
 }
@@ -88,10 +109,11 @@ export function createWebTool(
 function chooseProvider<P extends string>(
   allowed: readonly P[],
   binding: { kind: string; provider?: P },
-  requested: string | undefined,
+  settings: WebToolSettings,
   fallback: P | undefined,
   where: string,
 ): P {
+  const requested = settings.provider;
   if (binding.provider) {
     if (requested !== undefined && requested !== binding.provider) {
       throw new ConfigError(
@@ -108,113 +130,4 @@ function chooseProvider<P extends string>(
     );
   }
   return match;
-}
-
-function searchProviderOf(
-  provider: SearchProviderName,
-  settings: WebToolSettings,
-  context: WebToolContext,
-): { search: SearchProvider; secrets: string[] } {
-  const timeoutMs = settings.timeoutMs;
-  switch (provider) {
-    case "tavily": {
-      const apiKey = keyOf(settings, TAVILY_KEY_VARIABLE, context, "Tavily");
-      return {
-        search: createTavilySearch({
-          baseUrl: settings.baseUrl ?? TAVILY_BASE_URL,
-          apiKey,
-          timeoutMs,
-        }),
-        secrets: apiKey ? [apiKey] : [],
-      };
-    }
-    case "brave": {
-      const apiKey = keyOf(settings, BRAVE_KEY_VARIABLE, context, "Brave Search");
-      return {
-        search: createBraveSearch({
-          baseUrl: settings.baseUrl ?? BRAVE_BASE_URL,
-          apiKey,
-          timeoutMs,
-        }),
-        secrets: apiKey ? [apiKey] : [],
-      };
-    }
-    case "searxng":
-      return {
-        search: createSearxngSearch({
-          baseUrl: settings.baseUrl ?? SEARXNG_BASE_URL,
-          apiKey: settings.apiKey,
-          timeoutMs,
-        }),
-        secrets: settings.apiKey ? [settings.apiKey] : [],
-      };
-  }
-}
-
-function fetchProviderOf(
-  provider: FetchProviderName,
-  settings: WebToolSettings,
-  context: WebToolContext,
-): { fetcher: FetchProvider; secrets: string[] } {
-  const common = {
-    timeoutMs: settings.timeoutMs,
-    maxChars: settings.maxChars,
-    allowPrivateNetwork: settings.allowPrivateNetwork,
-    ...context.fetchSeams,
-  };
-  switch (provider) {
-    case "direct":
-      return {
-        fetcher: createDirectFetch({
-          ...common,
-          maxBytes: settings.maxBytes,
-          maxRedirects: settings.maxRedirects,
-          userAgent: settings.userAgent,
-        }),
-        secrets: [],
-      };
-    case "jina": {
-      // Optional: without a key Jina still answers, at a lower rate limit.
-      const apiKey = settings.apiKey ?? nonEmpty(context.env[JINA_KEY_VARIABLE]);
-      return {
-        fetcher: createJinaFetch({ ...common, baseUrl: settings.baseUrl ?? JINA_BASE_URL, apiKey }),
-        secrets: apiKey ? [apiKey] : [],
-      };
-    }
-    case "tavily": {
-      const apiKey = keyOf(settings, TAVILY_KEY_VARIABLE, context, "Tavily");
-      return {
-        fetcher: createTavilyExtract({
-          ...common,
-          baseUrl: settings.baseUrl ?? TAVILY_BASE_URL,
-          apiKey,
-        }),
-        secrets: apiKey ? [apiKey] : [],
-      };
-    }
-  }
-}
-
-/**
- * The entry's `api_key`, else the provider's usual environment variable. A missing key is a
- * warning, not a startup failure: the tool answers each call with how to set one.
- */
-function keyOf(
-  settings: WebToolSettings,
-  variable: string,
-  context: WebToolContext,
-  provider: string,
-): string | undefined {
-  const apiKey = settings.apiKey ?? nonEmpty(context.env[variable]);
-  if (!apiKey) {
-    context.logger.warn(
-      { provider },
-      `config: ${context.where} (${provider}) has no API key; set api_key: $${variable} in the entry or the ${variable} environment variable`,
-    );
-  }
-  return apiKey;
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value?.trim() ? value.trim() : undefined;
 }

@@ -9,6 +9,8 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as an HTML form (`application/x-www-form-urlencoded`) instead of `body`. */
+  form?: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Values that must never reach the model (API keys); masked in every error. */
@@ -19,7 +21,18 @@ export interface ProviderRequest {
 
 /** Provider answers are small JSON documents or page text; anything bigger is cut off here. */
 const MAX_PROVIDER_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** Screenshots are bigger than text answers; a full-page capture of a long page stays below this. */
+export const MAX_PROVIDER_BINARY_BYTES = 25 * 1024 * 1024;
 const MAX_ERROR_BODY_CHARS = 300;
+
+/** A provider's successful answer as bytes, with the headers that describe it. */
+export interface ProviderBinaryAnswer {
+  bytes: Buffer;
+  contentType: string | undefined;
+  headers: Headers;
+  /** The answer was larger than the cap and was cut off. */
+  truncated: boolean;
+}
 
 /**
  * One call to a search or reader API with a deadline and a size cap. Failures become
@@ -27,22 +40,34 @@ const MAX_ERROR_BODY_CHARS = 300;
  * may echo a rejected key back).
  */
 export async function callProvider(request: ProviderRequest): Promise<string> {
+  const answer = await sendProviderRequest(request, MAX_PROVIDER_RESPONSE_BYTES);
+  return answer.bytes.toString("utf8");
+}
+
+/** callProvider for binary answers (screenshots): the bytes, capped at `maxBytes`. */
+export async function callProviderBinary(
+  request: ProviderRequest,
+  maxBytes = MAX_PROVIDER_BINARY_BYTES,
+): Promise<ProviderBinaryAnswer> {
+  return sendProviderRequest(request, maxBytes);
+}
+
+async function sendProviderRequest(
+  request: ProviderRequest,
+  maxBytes: number,
+): Promise<ProviderBinaryAnswer> {
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
   let response: Response;
-  let text: string;
+  let body: { bytes: Buffer; truncated: boolean };
   try {
     response = await fetch(request.url, {
       method: request.method,
       signal,
-      headers: {
-        accept: "application/json",
-        ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-        ...request.headers,
-      },
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      headers: { accept: "application/json", ...contentTypeOf(request), ...request.headers },
+      ...bodyOf(request),
     });
-    text = await readCappedText(response, MAX_PROVIDER_RESPONSE_BYTES);
+    body = await readCappedBytes(response, maxBytes);
   } catch (error) {
     if (timeout.aborted) {
       throw new WebToolError(
@@ -60,8 +85,13 @@ export async function callProvider(request: ProviderRequest): Promise<string> {
     );
   }
   if (!response.ok) {
-    const hint = request.hintForStatus?.(response.status);
-    const excerpt = text.replace(/\s+/g, " ").trim().slice(0, MAX_ERROR_BODY_CHARS);
+    const hint = request.hintForStatus?.(response.status) ?? defaultHintFor(response.status);
+    const excerpt = body.bytes
+      .subarray(0, 4 * MAX_ERROR_BODY_CHARS)
+      .toString("utf8")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, MAX_ERROR_BODY_CHARS);
     throw new WebToolError(
       redactSecrets(
         `${request.provider} answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}${hint ? ` (${hint})` : ""}.`,
@@ -69,7 +99,29 @@ export async function callProvider(request: ProviderRequest): Promise<string> {
       ),
     );
   }
-  return text;
+  return {
+    bytes: body.bytes,
+    truncated: body.truncated,
+    contentType: response.headers.get("content-type") ?? undefined,
+    headers: response.headers,
+  };
+}
+
+function contentTypeOf(request: ProviderRequest): Record<string, string> {
+  if (request.form) return { "content-type": "application/x-www-form-urlencoded" };
+  return request.body === undefined ? {} : { "content-type": "application/json" };
+}
+
+function bodyOf(request: ProviderRequest): { body?: string } {
+  if (request.form) return { body: new URLSearchParams(request.form).toString() };
+  return request.body === undefined ? {} : { body: JSON.stringify(request.body) };
+}
+
+/** Rate limits and outages look alike from every provider; say what they mean. */
+function defaultHintFor(status: number): string | undefined {
+  if (status === 429) return "rate limited; wait a moment before trying again";
+  if (status >= 500) return "the service is having trouble; try again later";
+  return undefined;
 }
 
 /** `base_url` + an API path, whether or not the base ends with a slash. */
@@ -87,23 +139,30 @@ export async function callProviderJson(request: ProviderRequest): Promise<unknow
   }
 }
 
-async function readCappedText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
+async function readCappedBytes(
+  response: Response,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
+  if (!response.body) return { bytes: Buffer.alloc(0), truncated: false };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let truncated = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       chunks.push(value);
       size += value.byteLength;
-      if (size >= maxBytes) break;
+      if (size > maxBytes) {
+        truncated = true;
+        break;
+      }
     }
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  return Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8");
+  return { bytes: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
 }
 
 function describeFetchFailure(error: Error): string {

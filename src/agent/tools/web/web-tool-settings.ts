@@ -1,10 +1,37 @@
 import { z } from "zod";
 import { ConfigError } from "../../../core/errors.js";
+import { type ProviderOptions, providerOptionsSchema } from "./provider-options.js";
 
-export const SEARCH_PROVIDERS = ["tavily", "searxng", "brave"] as const;
-export const FETCH_PROVIDERS = ["direct", "jina", "tavily"] as const;
+export const SEARCH_PROVIDERS = [
+  "tavily",
+  "searxng",
+  "brave",
+  "ddg",
+  "serper",
+  "exa",
+  "firecrawl",
+  "fastcrw",
+  "infoquest",
+  "groundroute",
+] as const;
+export const FETCH_PROVIDERS = [
+  "direct",
+  "jina",
+  "tavily",
+  "exa",
+  "firecrawl",
+  "fastcrw",
+  "infoquest",
+  "groundroute",
+  "crawl4ai",
+  "browserless",
+] as const;
+export const IMAGE_SEARCH_PROVIDERS = ["ddg", "serper", "brave", "infoquest"] as const;
+export const CAPTURE_PROVIDERS = ["browserless"] as const;
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number];
 export type FetchProviderName = (typeof FETCH_PROVIDERS)[number];
+export type ImageSearchProviderName = (typeof IMAGE_SEARCH_PROVIDERS)[number];
+export type CaptureProviderName = (typeof CAPTURE_PROVIDERS)[number];
 
 export const DEFAULT_MAX_RESULTS = 5;
 export const DEFAULT_TIMEOUT_SECONDS = 20;
@@ -18,13 +45,15 @@ const seconds = z.number().positive().max(600);
  * The options a web tool entry of `tools:` may carry besides `name`, `group` and `use`. The
  * reference's spellings (`timeout`, `timeout_s`, `allow_private_addresses`) are accepted too.
  */
-const webToolEntrySchema = z.object({
+const webToolEntrySchema = providerOptionsSchema.extend({
   provider: z.string().optional(),
-  max_results: z.number().int().min(1).max(20).default(DEFAULT_MAX_RESULTS),
+  // Brave image search takes up to 200, GroundRoute 50; each provider caps it further.
+  max_results: z.number().int().min(1).max(200).default(DEFAULT_MAX_RESULTS),
   api_key: z.string().min(1).optional(),
   base_url: z.url({ protocol: /^https?$/ }).optional(),
   timeout_seconds: seconds.optional(),
-  timeout: seconds.optional(),
+  // InfoQuest's convention: -1 means "no limit of my own" (Fawn's default deadline applies).
+  timeout: z.union([z.literal(-1), seconds]).optional(),
   timeout_s: seconds.optional(),
   allow_private_network: z.boolean().optional(),
   allow_private_addresses: z.boolean().optional(),
@@ -47,11 +76,15 @@ export interface WebToolSettings {
   apiKey: string | undefined;
   baseUrl: string | undefined;
   timeoutMs: number;
+  /** The timeout the entry set explicitly, in seconds (sent on to InfoQuest's crawler). */
+  crawlTimeoutSeconds: number | undefined;
   allowPrivateNetwork: boolean;
   maxChars: number;
   maxBytes: number;
   maxRedirects: number;
   userAgent: string;
+  /** Provider-specific options (see provider-options.ts). */
+  options: ProviderOptions;
   /** Keys of the entry Fawn does not read (reference-only options), for a startup warning. */
   ignoredKeys: string[];
 }
@@ -72,19 +105,22 @@ export function parseWebToolSettings(
       `Invalid tool entry ${where}: ${problems}. Fix the entry in config.yaml.`,
     );
   }
-  const options = parsed.data;
-  const timeout = options.timeout_seconds ?? options.timeout ?? options.timeout_s;
+  const { data: options } = parsed;
+  const explicit = options.timeout === -1 ? undefined : options.timeout;
+  const timeout = options.timeout_seconds ?? explicit ?? options.timeout_s;
   return {
     provider: options.provider,
     maxResults: options.max_results,
-    apiKey: options.api_key,
+    apiKey: options.api_key ?? options.token,
     baseUrl: options.base_url,
     timeoutMs: (timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    crawlTimeoutSeconds: timeout,
     allowPrivateNetwork: options.allow_private_network ?? options.allow_private_addresses ?? false,
     maxChars: options.max_chars,
     maxBytes: options.max_bytes,
     maxRedirects: options.max_redirects,
     userAgent: options.user_agent ?? DEFAULT_USER_AGENT,
+    options,
     ignoredKeys: Object.keys(entry).filter((key) => !KNOWN_KEYS.has(key)),
   };
 }
