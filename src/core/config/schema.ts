@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { databaseConfigSchema } from "./database-schema.js";
+import { logLevelSchema } from "./log-level.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -110,6 +112,9 @@ export const memoryConfigSchema = z.strictObject({
   model_name: z.string().min(1).nullish(),
   /** How long shutdown waits for queued updates. */
   shutdown_flush_timeout_seconds: z.number().min(0).default(30),
+  // The reference's backend selector and its private settings: accepted until typed.
+  manager_class: z.string().optional(),
+  backend_config: opaqueSection.nullish(),
 });
 
 /** Tool names a sub-agent never gets unless its type says otherwise (no nesting, no questions). */
@@ -191,7 +196,6 @@ export const uploadsConfigSchema = z.preprocess(
  * warnings; each gets a real schema when the feature that reads it lands.
  */
 const referenceSections = {
-  tool_search: opaqueSection.optional(),
   tool_output: opaqueSection.optional(),
   loop_detection: opaqueSection.optional(),
   token_usage: opaqueSection.optional(),
@@ -201,9 +205,9 @@ const referenceSections = {
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
   guardrails: opaqueSection.optional(),
-  authorization: opaqueSection.optional(),
-  acp_agents: opaqueSection.optional(),
-  skill_evolution: opaqueSection.optional(),
+  suggestions: opaqueSection.optional(),
+  input_polish: opaqueSection.optional(),
+  skill_scan: opaqueSection.optional(),
 };
 
 /**
@@ -224,7 +228,7 @@ export const pluginEntrySchema = z.strictObject({
 export const fawnConfigSchema = z
   .strictObject({
     config_version: z.number().int().optional(),
-    log_level: z.string().default("info"),
+    log_level: logLevelSchema.default("info"),
     max_recursion_limit: z.number().int().positive().optional(),
     models: z.array(modelConfigSchema).default([]),
     tool_groups: z.array(z.looseObject({ name: z.string().min(1) })).default([]),
@@ -241,7 +245,7 @@ export const fawnConfigSchema = z
     subagents: subagentsConfigSchema.optional(),
     skills: skillsConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
-    database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
+    database: databaseConfigSchema.prefault({}),
     stream_bridge: z
       .strictObject({
         /** Set ⇒ the Redis bridge (cross-process); unset ⇒ the in-memory bridge. */
@@ -368,5 +372,5 @@ type ParsedConfig = z.output<typeof fawnConfigSchema>;
 export type FawnConfig = Omit<ParsedConfig, "database"> & {
   /** Absolute FAWN_HOME. */
   home: string;
-  database: { url: string };
+  database: Omit<ParsedConfig["database"], "url"> & { url: string };
 };
