@@ -7,6 +7,7 @@ import { classifyUnknownKeys } from "./classify-keys.js";
 import { type ConfigFinding, formatFinding } from "./config-finding.js";
 import { formatConfigPath } from "./config-path.js";
 import { type Env, expandEnvReferences, isPlainObject } from "./env-expansion.js";
+import { unreadFeatureKeys } from "./feature-section-keys.js";
 import { mapReferenceKeys } from "./reference-mapping.js";
 import { AUTH_MODES, type AuthMode, type FawnConfig, fawnConfigSchema } from "./schema.js";
 
@@ -61,8 +62,10 @@ export function parseConfig(
     file: source,
   });
   applyEnvOverrides(input, env);
+  // Before validation: the opaque sections' records are copies once parsed.
+  const unread = classifyUnknownKeys(unreadFeatureKeys(input), input, source);
   const { parsed, unknown } = validate(input, where, source, mapping.origins);
-  const findings = [...mapping.findings, ...unknown];
+  const findings = [...mapping.findings, ...unknown, ...unread];
   warnings.push(...mapping.warnings, ...findings.map(formatFinding));
   const home = resolveHome(env, cwd);
   const config: FawnConfig = {

@@ -27,7 +27,7 @@ export const UNSUPPORTED_REFERENCE_KEYS: Readonly<Record<string, string>> = {
   acp_agents:
     "Fawn has no ACP client; define the helper as a sub-agent under subagents.custom_agents, or serve it as an MCP server",
   skill_evolution:
-    "agents do not write skills in Fawn; create and edit custom skills through the /api/skills routes",
+    "agents do not write skills in Fawn; add custom skills yourself (the skills API, or SKILL.md folders under FAWN_HOME/users/<user>/skills/custom)",
   authorization:
     "Fawn has no role-based policies: every user sees only their own threads, and auth.admins lists who may change MCP settings",
   circuit_breaker:
@@ -65,13 +65,13 @@ export const UNSUPPORTED_REFERENCE_KEYS: Readonly<Record<string, string>> = {
   "stream_bridge.recovered_stream_cleanup_delay_seconds":
     "Fawn expires a finished run's stream after stream_bridge.stream_ttl_seconds",
   "stream_bridge.max_connections":
-    "Fawn's Redis bridge uses a fixed, small number of connections per process; nothing to size",
+    "Fawn's Redis bridge shares one connection for commands and opens one per live stream reader; there is no pool ceiling",
   "auth.oidc":
     "Fawn signs users in with local accounts (auth.mode: local); for SSO put an OIDC-aware proxy in front of it",
   "sandbox.thread_data_mounts":
     "Fawn's sandboxes always see the thread's folders at /mnt/user-data; nothing to set",
   "sandbox.overflow_policy":
-    "Fawn's container provider evicts the least recently used idle container; set sandbox.replicas",
+    "when sandbox.replicas is reached Fawn's container provider stops the oldest idle container (never an active one); set sandbox.replicas",
   "sandbox.acquire_timeout": "Fawn's container provider has no acquire queue; set sandbox.replicas",
   "sandbox.burst_limit": "Fawn's container provider has no burst limit; set sandbox.replicas",
   "sandbox.provisioner_url": SANDBOX_PROVISIONER,
