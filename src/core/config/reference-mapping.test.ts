@@ -31,7 +31,13 @@ describe("reference keys mapped onto Fawn's settings", () => {
     expect(findings.map((f) => [f.kind, f.path, f.message])).toEqual([
       ["mapped", "run_ownership.lease_seconds", "mapped onto runtime.lease_seconds"],
       ["mapped", "run_ownership.grace_seconds", "mapped onto runtime.grace_seconds"],
-      ["mapped", "run_ownership.heartbeat_enabled", "mapped onto runtime.heartbeat_enabled"],
+      [
+        "mapped",
+        "run_ownership.heartbeat_enabled",
+        expect.stringMatching(
+          /^mapped onto runtime\.heartbeat_enabled \(false: no cross-process cancel/,
+        ),
+      ],
     ]);
     expect(warnings).toContain(
       `run_ownership.lease_seconds: mapped onto runtime.lease_seconds (${FILE})`,

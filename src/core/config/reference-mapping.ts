@@ -78,8 +78,19 @@ function moveKey(
   }
   if (!setIn(input, toPath, value)) return;
   origins.set(to, from);
-  mapped(from, `mapped onto ${to}`);
+  const note = MOVE_NOTES[from]?.(value);
+  mapped(from, `mapped onto ${to}${note ? ` (${note})` : ""}`);
 }
+
+/** What a moved value means in Fawn when that differs from what a DeerFlow user may expect. */
+const MOVE_NOTES: Readonly<Record<string, (value: unknown) => string | null>> = {
+  "run_ownership.heartbeat_enabled": (value) =>
+    value === false
+      ? "false: no cross-process cancel, and a dead process's runs are recovered only when a process starts; true is Fawn's default"
+      : null,
+  "scheduler.enabled": (value) =>
+    value === false ? "false: the /runs/crons routes are off and no cron fires" : null,
+};
 
 function mapDatabase(
   input: Record<string, unknown>,
