@@ -60,6 +60,7 @@ export function parseConfig(
   const mapping = mapReferenceKeys(input, {
     baseDir: source ? dirname(source) : cwd,
     file: source,
+    envDatabaseUrl: nonEmpty(env.FAWN_DATABASE_URL) !== undefined,
   });
   applyEnvOverrides(input, env);
   // Before validation: the opaque sections' records are copies once parsed.

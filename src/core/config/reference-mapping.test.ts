@@ -126,10 +126,12 @@ describe("reference keys mapped onto Fawn's settings", () => {
     expect(load({ database: { url: "sqlite:/x.db", backend: "memory" } }).config.database.url).toBe(
       "sqlite:/x.db",
     );
-    expect(
-      load({ database: { backend: "memory" } }, { FAWN_DATABASE_URL: "sqlite:/env.db" }).config
-        .database.url,
-    ).toBe("sqlite:/env.db");
+    const fromEnv = load(
+      { database: { backend: "memory" } },
+      { FAWN_DATABASE_URL: "sqlite:/env.db" },
+    );
+    expect(fromEnv.config.database.url).toBe("sqlite:/env.db");
+    expect(fromEnv.findings[0]?.message).toBe("ignored: FAWN_DATABASE_URL is set and wins");
   });
 
   it.each([

@@ -39,9 +39,17 @@ export interface ReferenceMapping {
  * Rewrites the reference's keys in `input` (an expanded copy of the file) into Fawn's. Relative
  * paths (`database.sqlite_dir`) are resolved against `baseDir`, the config file's folder.
  */
+export interface MappingContext {
+  /** The config file's folder (or the working directory): relative paths start there. */
+  baseDir: string;
+  file: string | null;
+  /** FAWN_DATABASE_URL is set, so it beats any database key of the file. */
+  envDatabaseUrl?: boolean;
+}
+
 export function mapReferenceKeys(
   input: Record<string, unknown>,
-  context: { baseDir: string; file: string | null },
+  context: MappingContext,
 ): ReferenceMapping {
   const out: ReferenceMapping = { findings: [], warnings: [], origins: new Map() };
   const mapped = (path: string, message: string): void => {
@@ -94,48 +102,34 @@ const MOVE_NOTES: Readonly<Record<string, (value: unknown) => string | null>> = 
 
 function mapDatabase(
   input: Record<string, unknown>,
-  context: { baseDir: string; file: string | null },
+  context: MappingContext,
   mapped: (path: string, message: string) => void,
 ): void {
   const database = input.database;
   if (!isPlainObject(database)) return;
   const { backend, sqlite_dir: sqliteDir, postgres_url: postgresUrl } = database;
-  if (backend === undefined && sqliteDir === undefined && postgresUrl === undefined) return;
+  const present = (
+    [
+      ["database.backend", backend],
+      ["database.sqlite_dir", sqliteDir],
+      ["database.postgres_url", postgresUrl],
+    ] as const
+  ).filter(([, value]) => value !== undefined);
+  if (present.length === 0) return;
   delete database.backend;
   delete database.sqlite_dir;
   delete database.postgres_url;
-  const present = [
-    ["database.backend", backend],
-    ["database.sqlite_dir", sqliteDir],
-    ["database.postgres_url", postgresUrl],
-  ].filter(([, value]) => value !== undefined);
-  if (database.url !== undefined) {
-    for (const [path] of present) mapped(String(path), "ignored: database.url is set and wins");
+  const winner = context.envDatabaseUrl
+    ? "FAWN_DATABASE_URL"
+    : database.url !== undefined
+      ? "database.url"
+      : null;
+  if (winner !== null) {
+    for (const [path] of present) mapped(path, `ignored: ${winner} is set and wins`);
     return;
   }
-  const where = context.file ? ` in ${context.file}` : "";
   const kind = backend ?? (postgresUrl !== undefined ? "postgres" : "sqlite");
-  let url: string;
-  if (kind === "memory") url = "memory:";
-  else if (kind === "sqlite") {
-    if (sqliteDir !== undefined && typeof sqliteDir !== "string") {
-      throw new ConfigError(`database.sqlite_dir${where}: expected a folder path (a string).`);
-    }
-    const dir = resolve(context.baseDir, sqliteDir ?? REFERENCE_SQLITE_DIR);
-    url = `sqlite:${resolve(dir, "fawn.db")}`;
-  } else if (kind === "postgres") {
-    if (typeof postgresUrl !== "string" || postgresUrl === "") {
-      throw new ConfigError(
-        `database.postgres_url${where}: database.backend is postgres, so a connection URL (postgresql://user:pass@host:5432/db, e.g. $DATABASE_URL) is needed; it is missing or its variable is not set.`,
-      );
-    }
-    // The reference names a Python driver in the scheme (postgresql+asyncpg://); pg needs none.
-    url = postgresUrl.replace(/^postgres(ql)?\+[a-z0-9_]+:\/\//i, "postgresql://");
-  } else {
-    throw new ConfigError(
-      `database.backend${where}: expected memory, sqlite or postgres, got ${JSON.stringify(backend)}.`,
-    );
-  }
+  const url = referenceDatabaseUrl(kind, sqliteDir, postgresUrl, context);
   database.url = url;
   const shown = url.replace(/\/\/([^:@/]+):([^@/]+)@/, "//$1:***@");
   for (const [path] of present) {
@@ -143,10 +137,40 @@ function mapDatabase(
       (path === "database.sqlite_dir" && kind !== "sqlite") ||
       (path === "database.postgres_url" && kind !== "postgres");
     mapped(
-      String(path),
+      path,
       unused ? `ignored: database.backend is ${kind}` : `mapped onto database.url (${shown})`,
     );
   }
+}
+
+/** The URL of DeerFlow's `database.backend` choice; a choice that cannot work stops start-up. */
+function referenceDatabaseUrl(
+  kind: unknown,
+  sqliteDir: unknown,
+  postgresUrl: unknown,
+  context: MappingContext,
+): string {
+  const where = context.file ? ` in ${context.file}` : "";
+  if (kind === "memory") return "memory:";
+  if (kind === "sqlite") {
+    if (sqliteDir !== undefined && typeof sqliteDir !== "string") {
+      throw new ConfigError(`database.sqlite_dir${where}: expected a folder path (a string).`);
+    }
+    // Fawn's own file in that folder: DeerFlow's deerflow.db holds tables Fawn does not read.
+    return `sqlite:${resolve(context.baseDir, sqliteDir ?? REFERENCE_SQLITE_DIR, "fawn.db")}`;
+  }
+  if (kind === "postgres") {
+    if (typeof postgresUrl !== "string" || postgresUrl === "") {
+      throw new ConfigError(
+        `database.postgres_url${where}: database.backend is postgres, so a connection URL (postgresql://user:pass@host:5432/db, e.g. $DATABASE_URL) is needed; it is missing or its variable is not set.`,
+      );
+    }
+    // The reference names a Python driver in the scheme (postgresql+asyncpg://); pg needs none.
+    return postgresUrl.replace(/^postgres(ql)?\+[a-z0-9_]+:\/\//i, "postgresql://");
+  }
+  throw new ConfigError(
+    `database.backend${where}: expected memory, sqlite or postgres, got ${JSON.stringify(kind)}.`,
+  );
 }
 
 function mapStreamBridgeType(
