@@ -4,6 +4,7 @@ import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { closeMcpToolCache } from "../agent/mcp/mcp-tool-cache.js";
 import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
 import type { Clock } from "../core/clock.js";
+import { type DatabasePoolOptions, databasePoolOptions } from "../core/config/database-schema.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
 import type { FawnConfig } from "../core/config/schema.js";
 import { type Logger, rootLogger } from "../core/logger.js";
@@ -144,7 +145,13 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       logger,
     }));
   const stores =
-    options.stores ?? (await openStores(config.database.url, config.home, options.clock));
+    options.stores ??
+    (await openStores(
+      config.database.url,
+      config.home,
+      options.clock,
+      databasePoolOptions(config.database),
+    ));
   const bridge = options.bridge ?? createBridge(config);
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const loginAttempts = options.loginAttempts ?? loginAttemptStoreOf(config, stores);
@@ -289,11 +296,12 @@ export async function openStores(
   url: string,
   home: string,
   clock?: Clock,
+  pool: DatabasePoolOptions = {},
 ): Promise<EmbeddableStores> {
   if (url === "memory:" || url === "memory") return createMemoryStores(clock ? { clock } : {});
   if (url.startsWith("sqlite:") && !url.startsWith("sqlite::memory:"))
     await mkdir(home, { recursive: true });
-  return openSqlStores(url, clock ? { clock } : {});
+  return openSqlStores(url, { ...pool, ...(clock ? { clock } : {}) });
 }
 
 export type { LoadedConfig };

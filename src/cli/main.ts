@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from "commander";
 import { FAWN_VERSION } from "../gateway/system-routes.js";
-import { doctorCommand } from "./doctor-command.js";
+import { doctorCommand } from "./doctor/doctor-command.js";
 import { tokenCommand } from "./token-command.js";
 import { userCommand } from "./user-command.js";
 

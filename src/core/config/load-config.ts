@@ -1,10 +1,14 @@
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { ConfigError, describeError } from "../errors.js";
+import { classifyUnknownKeys } from "./classify-keys.js";
+import { type ConfigFinding, formatFinding } from "./config-finding.js";
 import { formatConfigPath } from "./config-path.js";
 import { type Env, expandEnvReferences, isPlainObject } from "./env-expansion.js";
+import { unreadFeatureKeys } from "./feature-section-keys.js";
+import { mapReferenceKeys } from "./reference-mapping.js";
 import { AUTH_MODES, type AuthMode, type FawnConfig, fawnConfigSchema } from "./schema.js";
 
 export interface LoadConfigOptions {
@@ -14,8 +18,13 @@ export interface LoadConfigOptions {
 
 export interface LoadedConfig {
   config: FawnConfig;
-  /** Non-fatal findings (unknown keys, unset `$VARS`), each starting with the dotted key path. */
+  /**
+   * Non-fatal findings (mapped, unsupported and unknown keys, unset `$VARS`, no model), each
+   * starting with the dotted key path.
+   */
   warnings: string[];
+  /** The verdict on every key that is not simply Fawn's own: mapped, unsupported or unknown. */
+  findings: ConfigFinding[];
   /** The file the config came from; null when running on defaults. */
   source: string | null;
 }
@@ -48,15 +57,24 @@ export function parseConfig(
   const warnings: string[] = [];
   const expanded = expandEnvReferences(raw ?? {}, env, warnings);
   const input = isPlainObject(expanded) ? expanded : {};
+  const mapping = mapReferenceKeys(input, {
+    baseDir: source ? dirname(source) : cwd,
+    file: source,
+    envDatabaseUrl: nonEmpty(env.FAWN_DATABASE_URL) !== undefined,
+  });
   applyEnvOverrides(input, env);
-  const parsed = validate(input, where, warnings);
+  // Before validation: the opaque sections' records are copies once parsed.
+  const unread = classifyUnknownKeys(unreadFeatureKeys(input), input, source);
+  const { parsed, unknown } = validate(input, where, source, mapping.origins);
+  const findings = [...mapping.findings, ...unknown, ...unread];
+  warnings.push(...mapping.warnings, ...findings.map(formatFinding));
   const home = resolveHome(env, cwd);
   const config: FawnConfig = {
     ...parsed,
     home,
-    database: { url: parsed.database.url ?? `sqlite:${join(home, "fawn.db")}` },
+    database: { ...parsed.database, url: parsed.database.url ?? `sqlite:${join(home, "fawn.db")}` },
   };
-  return { config, warnings, source };
+  return { config, warnings, findings, source };
 }
 
 export function resolveHome(env: Env, cwd: string): string {
@@ -133,37 +151,38 @@ function setIn(input: Record<string, unknown>, section: string, key: string, val
 }
 
 /**
- * Strict sections report unknown keys as zod issues. Those become warnings and are dropped (a typo
- * must not stop the server); any other issue is an error naming every bad path at once.
+ * Strict sections report unknown keys as zod issues. Those become findings (unsupported reference
+ * keys or unknown ones) and are dropped (a typo must not stop the server); any other issue is an
+ * error naming every bad path at once, as the file spells it.
  */
 function validate(
   input: Record<string, unknown>,
   where: string,
-  warnings: string[],
-): z.output<typeof fawnConfigSchema> {
+  source: string | null,
+  origins: ReadonlyMap<string, string>,
+): { parsed: z.output<typeof fawnConfigSchema>; unknown: ConfigFinding[] } {
   const first = fawnConfigSchema.safeParse(input);
-  if (first.success) return first.data;
+  if (first.success) return { parsed: first.data, unknown: [] };
   const unknownKeys = first.error.issues.flatMap((issue) =>
     issue.code === "unrecognized_keys" ? issue.keys.map((key) => [...issue.path, key]) : [],
   );
   const problems = first.error.issues.filter((issue) => issue.code !== "unrecognized_keys");
-  if (problems.length > 0) throw invalidConfig(problems, where, unknownKeys);
-  for (const path of unknownKeys) {
-    warnings.push(`${formatConfigPath(path)}: unknown key, ignored`);
-    deleteIn(input, path);
-  }
+  if (problems.length > 0) throw invalidConfig(problems, where, unknownKeys, origins);
+  const unknown = classifyUnknownKeys(unknownKeys, input, source);
+  for (const path of unknownKeys) deleteIn(input, path);
   const second = fawnConfigSchema.safeParse(input);
-  if (!second.success) throw invalidConfig(second.error.issues, where, []);
-  return second.data;
+  if (!second.success) throw invalidConfig(second.error.issues, where, [], origins);
+  return { parsed: second.data, unknown };
 }
 
 function invalidConfig(
   issues: readonly z.core.$ZodIssue[],
   where: string,
   unknownKeys: PropertyKey[][],
+  origins: ReadonlyMap<string, string>,
 ): ConfigError {
   const listed = issues.map((issue) => ({
-    path: formatConfigPath(issue.path),
+    path: asWritten(formatConfigPath(issue.path), origins),
     message: issue.message,
   }));
   const hint =
@@ -174,6 +193,12 @@ function invalidConfig(
   return new ConfigError(`Invalid configuration (${where}): ${summary}${hint}`, {
     details: { issues: listed },
   });
+}
+
+/** A Fawn path a reference key was moved to, named as the file wrote it. */
+function asWritten(path: string, origins: ReadonlyMap<string, string>): string {
+  const origin = origins.get(path);
+  return origin ? `${origin} (read as ${path})` : path;
 }
 
 function deleteIn(input: unknown, path: readonly PropertyKey[]): void {

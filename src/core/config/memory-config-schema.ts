@@ -61,6 +61,8 @@ export const IGNORED_BACKEND_KEYS: Readonly<Record<string, string>> = {
   consolidation_min_facts: "not supported",
   consolidation_max_groups_per_cycle: "not supported",
   consolidation_max_sources: "not supported",
+  patterns_dir: "correction and reinforcement patterns are built in",
+  prompts_dir: "the memory-update prompt is built in; memory.model_name picks its model",
 };
 
 const ignored = Object.fromEntries(

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { inputPolishConfigSchema, suggestionsConfigSchema } from "./composer-assist-schema.js";
+import { databaseConfigSchema } from "./database-schema.js";
+import { logLevelSchema } from "./log-level.js";
 import { memoryConfigSchema } from "./memory-config-schema.js";
 import {
   guardrailsConfigSchema,
@@ -184,7 +186,6 @@ export const uploadsConfigSchema = z.preprocess(
  * warnings; each gets a real schema when the feature that reads it lands.
  */
 const referenceSections = {
-  tool_search: opaqueSection.optional(),
   tool_output: opaqueSection.optional(),
   loop_detection: opaqueSection.optional(),
   token_usage: opaqueSection.optional(),
@@ -195,9 +196,6 @@ const referenceSections = {
   title: opaqueSection.optional(),
   summarization: opaqueSection.optional(),
   guardrails: guardrailsConfigSchema.optional(),
-  authorization: opaqueSection.optional(),
-  acp_agents: opaqueSection.optional(),
-  skill_evolution: opaqueSection.optional(),
 };
 
 /**
@@ -218,7 +216,7 @@ export const pluginEntrySchema = z.strictObject({
 export const fawnConfigSchema = z
   .strictObject({
     config_version: z.number().int().optional(),
-    log_level: z.string().default("info"),
+    log_level: logLevelSchema.default("info"),
     max_recursion_limit: z.number().int().positive().optional(),
     models: z.array(modelConfigSchema).default([]),
     tool_groups: z.array(z.looseObject({ name: z.string().min(1) })).default([]),
@@ -235,7 +233,7 @@ export const fawnConfigSchema = z
     subagents: subagentsConfigSchema.optional(),
     skills: skillsConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
-    database: z.strictObject({ url: z.string().min(1).optional() }).prefault({}),
+    database: databaseConfigSchema.prefault({}),
     stream_bridge: z
       .strictObject({
         /** Set ⇒ the Redis bridge (cross-process); unset ⇒ the in-memory bridge. */
@@ -364,5 +362,5 @@ type ParsedConfig = z.output<typeof fawnConfigSchema>;
 export type FawnConfig = Omit<ParsedConfig, "database"> & {
   /** Absolute FAWN_HOME. */
   home: string;
-  database: { url: string };
+  database: Omit<ParsedConfig["database"], "url"> & { url: string };
 };

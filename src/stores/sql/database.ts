@@ -71,8 +71,13 @@ export interface OpenSqlDatabaseOptions {
   poolSize?: number;
   /** SQLite busy_timeout in ms (default 30000). */
   busyTimeoutMs?: number;
-  /** PostgreSQL statement_timeout in ms (default 30000), so no call waits on the server forever. */
+  /**
+   * PostgreSQL statement_timeout in ms (default 30000), so no call waits on the server forever;
+   * 0 = none (`database.command_timeout: null`).
+   */
   statementTimeoutMs?: number;
+  /** PostgreSQL: close and reopen a connection after this many seconds (0 = never). */
+  poolRecycleSeconds?: number;
   /** Count what the SQLite connection sends (`SqlDatabase.traffic()`); off by default. */
   countTraffic?: boolean;
 }
@@ -243,6 +248,8 @@ async function openKysely(
       // Fail instead of hanging forever when the server is unreachable.
       connectionTimeoutMillis: 10_000,
       statement_timeout: options.statementTimeoutMs ?? 30_000,
+      // Connections older than this are retired, before a proxy's or firewall's idle cutoff.
+      maxLifetimeSeconds: options.poolRecycleSeconds ?? 0,
     });
     // An idle client can lose its server connection; without a listener that 'error' event
     // would crash the process. The pool drops the client and the next query reconnects.
