@@ -38,7 +38,7 @@ export async function skillSection(
       {
         status: "ok",
         name: "custom",
-        detail: `each user's own, under ${join(config.home, "users", "<user>", "skills", "custom")}`,
+        detail: `each user's own, in the database (installed or written through /api/skills); folders placed by hand under ${join(config.home, "users", "<user>", "skills", "custom")} are listed too`,
       },
     ],
   };
