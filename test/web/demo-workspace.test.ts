@@ -155,7 +155,9 @@ describe.skipIf(!hasChromium)("the offline demo in the workspace", { timeout: 12
     await panel.getByRole("alert").getByText("the file changed since you opened it").waitFor();
     expect(await editor.inputValue()).toBe("# My version\n");
     expect(await (await fetch(url)).text()).toBe("# Their version\n");
-    await panel.getByRole("button", { name: "Discard my text and load the current version" }).click();
+    await panel
+      .getByRole("button", { name: "Discard my text and load the current version" })
+      .click();
     await panel.getByRole("heading", { name: "Their version" }).waitFor();
     await page.context().close();
   });

@@ -141,6 +141,7 @@ describe("groupMessages", () => {
       {
         kind: "human",
         key: "human:h1",
+        messageId: "h1",
         text: "What is in it?",
         files: [{ filename: "visits.csv" }],
       },

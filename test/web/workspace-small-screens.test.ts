@@ -21,6 +21,8 @@ const LONG_ANSWER = Array.from({ length: 120 }, (_, index) => `word${index}`).jo
 
 const SCRIPT = [
   { match: "hang now", hang: true },
+  { match: "^hello there$", turns: [{ content: "Hi there, how can I help?" }] },
+  { match: "^bye there$", turns: [{ content: "Goodbye, then." }] },
   { match: "slow answer", stream_delay_ms: 60, turns: [{ content: LONG_ANSWER }] },
   {
     match: "slow tool",
@@ -260,7 +262,7 @@ describe.skipIf(!hasChromium)(
     });
 
     it("cuts a long chat name in the sidebar with an ellipsis", async () => {
-      const long = `A very long first message ${"that goes on and on ".repeat(4)}`.trim();
+      const long = `A very long opening line ${"that goes on and on ".repeat(4)}`.trim();
       const created = await fetch(`${server.url}/api/threads`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -275,6 +277,44 @@ describe.skipIf(!hasChromium)(
       return { overflow: getComputedStyle(el).textOverflow, cut: el.scrollWidth > el.clientWidth };
     })()`);
       expect(shown).toEqual({ overflow: "ellipsis", cut: true });
+      await page.context().close();
+    });
+
+    it("copies an answer, regenerates the latest one, and edits the latest message to rerun it", async () => {
+      const page = await openPage("/", 1440);
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByLabel("Model").selectOption("scripted");
+      await send(page, "hello there");
+      const answer = page.locator(".message.assistant").last();
+      await answer.getByText("Hi there, how can I help?").waitFor();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      await answer.getByRole("button", { name: "Copy" }).click();
+      await answer.getByRole("button", { name: "Copied" }).waitFor();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(
+        "Hi there, how can I help?",
+      );
+
+      const threadId = page.url().split("/").at(-1) ?? "";
+      const runs = async (): Promise<number> =>
+        ((await (await fetch(`${server.url}/api/threads/${threadId}/runs`)).json()) as unknown[])
+          .length;
+      await answer.getByRole("button", { name: "Regenerate" }).click();
+      await expect.poll(runs).toBe(2);
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      // The turn was replaced, not appended to.
+      await expect.poll(() => page.locator(".message.assistant").count()).toBe(1);
+      expect(await page.locator(".message.human").count()).toBe(1);
+
+      await page.locator(".message.human").getByRole("button", { name: "Edit" }).click();
+      await page.getByLabel("Edit your message").fill("bye there");
+      await page.getByRole("button", { name: "Rerun" }).click();
+      await page.locator(".message.assistant").getByText("Goodbye, then.").waitFor();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      expect(await page.locator(".message.human").count()).toBe(1);
+      await page.locator(".message.human").getByText("bye there").waitFor();
+      await page.reload();
+      await page.locator(".message.assistant").getByText("Goodbye, then.").waitFor();
+      expect(await page.locator(".message.human").count()).toBe(1);
       await page.context().close();
     });
 

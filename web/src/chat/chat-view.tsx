@@ -2,8 +2,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } from "react";
 import { errorText } from "../api/error-text.js";
-import { apiJson } from "../api/http.js";
-import type { ModelInfo, ThreadValues, UploadAnswer, UploadedFile } from "../api/types.js";
+import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
@@ -13,9 +12,12 @@ import {
   unfinishedRunText,
   useRejoinActiveRun,
 } from "./active-runs.js";
+import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
+import { prepareRerun } from "./rerun-turn.js";
+import { humanMessage, runConfig, uploadAttachments } from "./send-message.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
 import { useStoredChoice } from "./stored-choice.js";
 import { TodoList } from "./todo-list.js";
@@ -155,7 +157,6 @@ export function ChatView({
     if (pinned.current) bottom.current?.scrollIntoView({ block: "end" });
   }, [messageCount, lastLength]);
 
-  /** Uploads the attachments (creating the thread first if needed), then starts the run. */
   const failSend = (caught: unknown, text: string, files: File[]): void => {
     const info = errorText(caught);
     setSendError(info.text);
@@ -163,37 +164,17 @@ export function ChatView({
     setRestored((previous) => ({ text, files, key: (previous?.key ?? 0) + 1 }));
   };
 
+  /** Uploads the attachments (creating the thread first if needed), then starts the run. */
   const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
     setSendError(null);
     setOffline(false);
     setStopped(false);
     pinned.current = true;
-    let target = threadId;
-    let uploaded: UploadedFile[] = [];
     // A new chat keeps its first message in the thread's metadata: the chat list shows it until
     // the title middleware names the chat.
     const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
-    if (files.length > 0) {
-      // Uploads need the thread first; the SDK then reuses it (creating a thread is idempotent).
-      target = target ?? (await client.threads.create(metadata ? { metadata } : {})).thread_id;
-      const form = new FormData();
-      for (const file of files) form.append("files", file, file.name);
-      uploaded = (
-        await apiJson<UploadAnswer>(`/threads/${encodeURIComponent(target)}/uploads`, {
-          method: "POST",
-          body: form,
-        })
-      ).files;
-    }
-    const human = {
-      type: "human" as const,
-      content: text,
-      ...(uploaded.length > 0
-        ? {
-            additional_kwargs: { files: uploaded.map((file) => ({ ...file, status: "uploaded" })) },
-          }
-        : {}),
-    };
+    const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata);
+    const human = humanMessage(text, uploaded);
     setRanHere(true);
     const shownBefore = messages.length;
     pendingSend.current = { text, files, shownBefore };
@@ -205,12 +186,7 @@ export function ChatView({
         {
           ...(target && !threadId ? { threadId: target } : {}),
           ...(metadata && !target ? { metadata } : {}),
-          config: {
-            configurable: {
-              ...(modelName ? { model_name: modelName } : {}),
-              ...(planMode ? { is_plan_mode: true } : {}),
-            },
-          },
+          config: runConfig(modelName, planMode),
           streamMode: [...STREAM_MODES],
           optimisticValues: (previous) => {
             const before = Array.isArray(previous.messages) ? previous.messages : [];
@@ -220,6 +196,35 @@ export function ChatView({
         },
       )
       .catch((caught: unknown) => failSend(caught, text, files));
+  };
+
+  /**
+   * Reruns the latest turn: the server finds the checkpoint before it and the input to replay
+   * (the same user message, or its edited text); the run forks the thread there, so the old turn
+   * is replaced in the thread's head and kept in its history.
+   */
+  const rerun = async (
+    route: "regenerate" | "edit-regenerate",
+    body: Record<string, string>,
+  ): Promise<void> => {
+    if (!threadId) return;
+    setSendError(null);
+    setStopped(false);
+    setRanHere(true);
+    pinned.current = true;
+    try {
+      const prepared = await prepareRerun(threadId, route, body);
+      void stream
+        .submit(prepared.input, {
+          checkpoint: prepared.checkpoint,
+          metadata: prepared.metadata,
+          config: runConfig(model, planMode),
+          streamMode: [...STREAM_MODES],
+        })
+        .catch((caught: unknown) => setSendError(errorText(caught).text));
+    } catch (caught) {
+      setSendError(errorText(caught).text);
+    }
   };
 
   const stop = async (): Promise<void> => {
@@ -267,57 +272,31 @@ export function ChatView({
           )}
         </header>
         <div className="messages" data-testid="messages" onScroll={onScroll}>
-          {empty && (
-            <div className="welcome">
-              <h2>What should Fawn do?</h2>
-              <p className="muted">
-                Ask for a report, some code, a web page or an analysis of a file you attach. With
-                the offline demo model, try “Write me a short report”, “Write me some code”, “Make
-                me a web page” or attach a CSV; turn Plan on to see it plan.
-              </p>
-            </div>
-          )}
+          {empty && <Welcome />}
           {stream.isThreadLoading && <p className="muted">Loading the conversation…</p>}
           <MessageList
             groups={groups}
             streaming={stream.isLoading}
             awaitingAnswer={awaitingAnswer}
+            onRegenerate={(messageId) => void rerun("regenerate", { message_id: messageId })}
+            onEditLast={(messageId, text) =>
+              void rerun("edit-regenerate", {
+                human_message_id: messageId,
+                replacement_text: text,
+              })
+            }
             onAnswer={(answer) =>
               void send(answer, [], model).catch((caught: unknown) => failSend(caught, answer, []))
             }
           />
-          {missing && (
-            <div className="notice-card" role="alert">
-              <p>
-                <strong>This chat does not exist or was deleted.</strong> Its link may be old.
-              </p>
-              <button type="button" className="primary" onClick={onNewChat}>
-                Start a new chat
-              </button>
-            </div>
-          )}
-          {unfinished && (
-            <p className="notice" role="status">
-              {unfinished}
-            </p>
-          )}
-          {stopped && !stream.isLoading && (
-            <p className="notice" role="status">
-              Stopped.
-            </p>
-          )}
-          {offline && (
-            <div className="connection-banner" role="status">
-              {reconnect.back
-                ? "Connected again. Your message is back in the box: send it when ready."
-                : "Cannot reach Fawn's server. Reconnecting…"}
-            </div>
-          )}
-          {error && (
-            <div className="run-error" role="alert">
-              <strong>{error.label}</strong> {error.detail}
-            </div>
-          )}
+          <ChatNotices
+            missing={missing}
+            onNewChat={onNewChat}
+            unfinished={unfinished}
+            stopped={stopped && !stream.isLoading}
+            offline={offline ? { back: reconnect.back } : null}
+            error={error}
+          />
           <div ref={bottom} />
         </div>
         {todos.length > 0 && <TodoList todos={todos} running={stream.isLoading} />}

@@ -46,9 +46,16 @@ export interface ClarificationOption {
 }
 
 export type MessageGroup =
-  | { kind: "human"; key: string; text: string; files: AttachedFile[] }
+  | {
+      kind: "human";
+      key: string;
+      /** The message's id (null for an optimistic bubble the server has not echoed yet). */
+      messageId: string | null;
+      text: string;
+      files: AttachedFile[];
+    }
   | { kind: "steps"; key: string; steps: Step[] }
-  | { kind: "assistant"; key: string; text: string; reasoning: string }
+  | { kind: "assistant"; key: string; messageId: string | null; text: string; reasoning: string }
   | {
       kind: "clarification";
       key: string;
@@ -83,6 +90,7 @@ export function groupMessages(messages: ReadonlyArray<ChatMessage>): MessageGrou
       groups.push({
         kind: "human",
         key: `human:${key}`,
+        messageId: message.id ?? null,
         text: stripInternalTags(contentText(message.content)),
         files: attachedFiles(message.additional_kwargs),
       });
@@ -94,7 +102,13 @@ export function groupMessages(messages: ReadonlyArray<ChatMessage>): MessageGrou
       if (calls.length === 0) {
         if (!text.trim() && !reasoning.trim()) return;
         steps = null;
-        groups.push({ kind: "assistant", key: `ai:${key}`, text, reasoning });
+        groups.push({
+          kind: "assistant",
+          key: `ai:${key}`,
+          messageId: message.id ?? null,
+          text,
+          reasoning,
+        });
         return;
       }
       const target = openSteps(key);

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { MarkdownView } from "../markdown/markdown-view.js";
 import { type MessageGroup, type Step, toolCallSummary } from "./message-groups.js";
 
@@ -8,9 +8,23 @@ interface Props {
   /** The last group is an open clarification question the user may answer. */
   awaitingAnswer: boolean;
   onAnswer: (answer: string) => void;
+  /** Rerun the latest answer's turn (the answer's message id). */
+  onRegenerate: (messageId: string) => void;
+  /** Rerun the latest user message with new text. */
+  onEditLast: (messageId: string, text: string) => void;
 }
 
-export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Props): ReactNode {
+export function MessageList({
+  groups,
+  streaming,
+  awaitingAnswer,
+  onAnswer,
+  onRegenerate,
+  onEditLast,
+}: Props): ReactNode {
+  // Only the latest turn can be rerun: the server prepares that one alone.
+  const lastHuman = groups.findLastIndex((group) => group.kind === "human");
+  const lastAnswer = groups.findLastIndex((group) => group.kind === "assistant");
   return (
     <>
       {groups.map((group, index) => {
@@ -29,7 +43,14 @@ export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Pro
                   </ul>
                 )}
                 {/* User text is shown verbatim, never as Markdown. */}
-                <div className="plain">{group.text}</div>
+                {index === lastHuman && !streaming && group.messageId ? (
+                  <EditableText
+                    text={group.text}
+                    onRerun={(text) => group.messageId && onEditLast(group.messageId, text)}
+                  />
+                ) : (
+                  <div className="plain">{group.text}</div>
+                )}
               </div>
             );
           case "assistant":
@@ -43,6 +64,20 @@ export function MessageList({ groups, streaming, awaitingAnswer, onAnswer }: Pro
                 )}
                 <MarkdownView text={group.text} />
                 {streaming && last && <span className="cursor" aria-hidden="true" />}
+                {!(streaming && last) && (
+                  <div className="message-actions">
+                    <CopyButton text={group.text} />
+                    {index === lastAnswer && !streaming && group.messageId && (
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => group.messageId && onRegenerate(group.messageId)}
+                      >
+                        Regenerate
+                      </button>
+                    )}
+                  </div>
+                )}
               </div>
             );
           case "steps":
@@ -171,6 +206,69 @@ function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNod
           </details>
         );
       })}
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }): ReactNode {
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = (): void => {
+    navigator.clipboard
+      .writeText(text)
+      .then(() => setCopied("copied"))
+      .catch(() => setCopied("failed"));
+    setTimeout(() => setCopied("idle"), 2000);
+  };
+  return (
+    <button type="button" className="link-button" onClick={copy}>
+      {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+    </button>
+  );
+}
+
+/** The latest user message, with Edit: change its text and rerun the turn from before it. */
+function EditableText({ text, onRerun }: { text: string; onRerun: (text: string) => void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  if (draft === null) {
+    return (
+      <>
+        <div className="plain">{text}</div>
+        <div className="message-actions">
+          <button type="button" className="link-button" onClick={() => setDraft(text)}>
+            Edit
+          </button>
+        </div>
+      </>
+    );
+  }
+  const changed = draft.trim() !== "" && draft.trim() !== text.trim();
+  return (
+    <div className="message-edit">
+      <textarea
+        aria-label="Edit your message"
+        value={draft}
+        rows={3}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") setDraft(null);
+        }}
+      />
+      <div className="message-actions">
+        <button
+          type="button"
+          className="primary small"
+          disabled={!changed}
+          onClick={() => {
+            onRerun(draft.trim());
+            setDraft(null);
+          }}
+        >
+          Rerun
+        </button>
+        <button type="button" className="small" onClick={() => setDraft(null)}>
+          Cancel
+        </button>
+      </div>
     </div>
   );
 }
