@@ -280,7 +280,7 @@ describe.skipIf(!hasChromium)(
       await page.context().close();
     });
 
-    it("copies an answer, regenerates the latest one, and edits the latest message to rerun it", async () => {
+    it("copies an answer, regenerates the latest one, edits the latest message to rerun it, branches a new chat", async () => {
       const page = await openPage("/", 1440);
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
       await page.getByLabel("Model").selectOption("scripted");
@@ -315,6 +315,16 @@ describe.skipIf(!hasChromium)(
       await page.reload();
       await page.locator(".message.assistant").getByText("Goodbye, then.").waitFor();
       expect(await page.locator(".message.human").count()).toBe(1);
+
+      // Branch: a new chat holding the conversation up to this answer; the original stays.
+      const original = page.url();
+      await page.locator(".message.assistant").getByRole("button", { name: "Branch" }).click();
+      await page.waitForURL(
+        (url) => url.toString() !== original && url.pathname.startsWith("/chats/"),
+      );
+      await page.locator(".message.assistant").getByText("Goodbye, then.").waitFor();
+      await page.locator(".message.human").getByText("bye there").waitFor();
+      expect(await page.locator(".thread").count()).toBeGreaterThanOrEqual(2);
       await page.context().close();
     });
 

@@ -154,6 +154,10 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           onThreadCreated={onThreadCreated}
           onRunFinished={threads.refresh}
           onNewChat={() => navigate(null)}
+          onOpenThread={(threadId) => {
+            threads.refresh();
+            navigate(threadId);
+          }}
         />
       ) : teamsAvailable === false ? (
         <section className="teams-page" aria-label="Teams">

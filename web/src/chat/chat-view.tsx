@@ -16,7 +16,7 @@ import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
-import { prepareRerun } from "./rerun-turn.js";
+import { branchThread, prepareRerun } from "./rerun-turn.js";
 import { humanMessage, runConfig, uploadAttachments } from "./send-message.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
 import { useStoredChoice } from "./stored-choice.js";
@@ -29,6 +29,8 @@ interface Props {
   onThreadCreated: (threadId: string) => void;
   onRunFinished: () => void;
   onNewChat: () => void;
+  /** Open another chat (a branch made from this one). */
+  onOpenThread: (threadId: string) => void;
 }
 
 /** Only the modes Fawn serves for the UI: full values and streamed message tokens. */
@@ -42,6 +44,7 @@ export function ChatView({
   onThreadCreated,
   onRunFinished,
   onNewChat,
+  onOpenThread,
 }: Props): ReactNode {
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
@@ -285,6 +288,13 @@ export function ChatView({
                 replacement_text: text,
               })
             }
+            onBranch={(messageId) => {
+              if (!threadId) return;
+              setSendError(null);
+              branchThread(threadId, messageId)
+                .then((branch) => onOpenThread(branch.thread_id))
+                .catch((caught: unknown) => setSendError(errorText(caught).text));
+            }}
             onAnswer={(answer) =>
               void send(answer, [], model).catch((caught: unknown) => failSend(caught, answer, []))
             }

@@ -12,6 +12,8 @@ interface Props {
   onRegenerate: (messageId: string) => void;
   /** Rerun the latest user message with new text. */
   onEditLast: (messageId: string, text: string) => void;
+  /** Start a new chat from the conversation up to this answer. */
+  onBranch: (messageId: string) => void;
 }
 
 export function MessageList({
@@ -21,6 +23,7 @@ export function MessageList({
   onAnswer,
   onRegenerate,
   onEditLast,
+  onBranch,
 }: Props): ReactNode {
   // Only the latest turn can be rerun: the server prepares that one alone.
   const lastHuman = groups.findLastIndex((group) => group.kind === "human");
@@ -67,6 +70,16 @@ export function MessageList({
                 {!(streaming && last) && (
                   <div className="message-actions">
                     <CopyButton text={group.text} />
+                    {!streaming && group.messageId && (
+                      <button
+                        type="button"
+                        className="link-button"
+                        title="A new chat with the conversation up to this answer"
+                        onClick={() => group.messageId && onBranch(group.messageId)}
+                      >
+                        Branch
+                      </button>
+                    )}
                     {index === lastAnswer && !streaming && group.messageId && (
                       <button
                         type="button"

@@ -27,3 +27,12 @@ export function prepareRerun(
     body: JSON.stringify(body),
   });
 }
+
+/** A new thread holding the conversation up to `messageId` (`POST /threads/{id}/branches`). */
+export function branchThread(threadId: string, messageId: string): Promise<{ thread_id: string }> {
+  return apiJson<{ thread_id: string }>(`/threads/${encodeURIComponent(threadId)}/branches`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ message_id: messageId }),
+  });
+}
