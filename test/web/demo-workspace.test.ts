@@ -9,30 +9,30 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
-import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import {
+  launchChromium,
+  RECORD_ASSISTANT_TEXTS,
+  reportPageOnFailure,
+  requireChromium,
+  screenshotFolder,
+} from "./helpers/chromium.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
 const hasChromium = await requireChromium();
 
-const RECORD_ASSISTANT_TEXTS = `
-  window.seenTexts = [];
-  new MutationObserver(() => {
-    const text = document.querySelector(".message.assistant .markdown")?.textContent ?? "";
-    if (text && window.seenTexts.at(-1) !== text) window.seenTexts.push(text);
-  }).observe(document.body, { subtree: true, childList: true, characterData: true });
-`;
-
 describe.skipIf(!hasChromium)("the offline demo in the workspace", { timeout: 120_000 }, () => {
   let webRoot: string;
   let shots: string;
+  let shotFolder: { dir: string; remove: () => Promise<void> } | undefined;
   let browser: Browser;
   let server: WebGateway;
 
   beforeAll(async () => {
     webRoot = await mkdtemp(join(tmpdir(), "fawn-web-dist-"));
-    shots = process.env.FAWN_WEB_SHOTS ?? (await mkdtemp(join(tmpdir(), "fawn-web-shots-")));
+    shotFolder = await screenshotFolder("demo");
+    shots = shotFolder.dir;
     await buildWeb(webRoot);
     browser = await launchChromium();
     // No models configured: the demo, as on a fresh `npm start`.
@@ -43,18 +43,14 @@ describe.skipIf(!hasChromium)("the offline demo in the workspace", { timeout: 12
     await browser?.close();
     await server?.close();
     if (webRoot) await rm(webRoot, { recursive: true, force: true });
-    if (shots && !process.env.FAWN_WEB_SHOTS) await rm(shots, { recursive: true, force: true });
+    await shotFolder?.remove();
   });
 
   async function openPage(): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     context.setDefaultTimeout(90_000);
     const page = await context.newPage();
-    onTestFailed(async () => {
-      const shot = join(tmpdir(), `fawn-web-failure-${Date.now()}.png`);
-      await page.screenshot({ path: shot }).catch(() => undefined);
-      console.error(`screenshot: ${shot}`);
-    });
+    reportPageOnFailure(page, "demo");
     await page.goto(server.url);
     return page;
   }

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
-import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import { launchChromium, RECORD_ASSISTANT_TEXTS, requireChromium } from "./helpers/chromium.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
 const hasChromium = await requireChromium();
@@ -82,14 +82,6 @@ const SCRIPT = [
 ];
 
 const CSV = "city,visits\nLisbon,3\nKyoto,5\n";
-
-const RECORD_ASSISTANT_TEXTS = `
-  window.seenTexts = [];
-  new MutationObserver(() => {
-    const text = document.querySelector(".message.assistant .markdown")?.textContent ?? "";
-    if (text && window.seenTexts.at(-1) !== text) window.seenTexts.push(text);
-  }).observe(document.body, { subtree: true, childList: true, characterData: true });
-`;
 
 // A shared 2-core CI box runs other suites beside this one: generous per-test time.
 describe.skipIf(!hasChromium)("the web workspace in Chromium", { timeout: 90_000 }, () => {

@@ -10,9 +10,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildWeb } from "../../web/ensure-web-build.js";
-import { launchChromium, requireChromium } from "./helpers/chromium.js";
+import {
+  launchChromium,
+  reportPageOnFailure,
+  requireChromium,
+  screenshotFolder,
+} from "./helpers/chromium.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
 const hasChromium = await requireChromium();
@@ -51,12 +56,14 @@ describe.skipIf(!hasChromium)(
   () => {
     let webRoot: string;
     let shots: string;
+    let shotFolder: { dir: string; remove: () => Promise<void> } | undefined;
     let browser: Browser;
     let server: WebGateway;
 
     beforeAll(async () => {
       webRoot = await mkdtemp(join(tmpdir(), "fawn-web-dist-"));
-      shots = process.env.FAWN_WEB_SHOTS ?? (await mkdtemp(join(tmpdir(), "fawn-web-shots-")));
+      shotFolder = await screenshotFolder("workspace");
+      shots = shotFolder.dir;
       await buildWeb(webRoot);
       browser = await launchChromium();
       server = await startWebGateway({
@@ -82,7 +89,7 @@ describe.skipIf(!hasChromium)(
       await browser?.close();
       await server?.close();
       if (webRoot) await rm(webRoot, { recursive: true, force: true });
-      if (shots && !process.env.FAWN_WEB_SHOTS) await rm(shots, { recursive: true, force: true });
+      await shotFolder?.remove();
     });
 
     async function openPage(path: string, width: number): Promise<Page> {
@@ -91,11 +98,7 @@ describe.skipIf(!hasChromium)(
       });
       context.setDefaultTimeout(60_000);
       const page = await context.newPage();
-      onTestFailed(async () => {
-        const shot = join(tmpdir(), `fawn-web-failure-${Date.now()}.png`);
-        await page.screenshot({ path: shot }).catch(() => undefined);
-        console.error(`screenshot: ${shot}`);
-      });
+      reportPageOnFailure(page, "workspace");
       await page.goto(`${server.url}${path}`);
       return page;
     }

@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
@@ -50,3 +50,27 @@ export function reportPageOnFailure(page: Page, name: string): void {
     console.error(`screenshot: ${shot}\n${logs.slice(-80).join("\n")}`);
   });
 }
+
+/**
+ * Where a suite's screenshots go: `FAWN_WEB_SHOTS` keeps them (to look at them); otherwise a
+ * temp folder that `remove` deletes.
+ */
+export async function screenshotFolder(
+  prefix: string,
+): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const kept = process.env.FAWN_WEB_SHOTS || undefined;
+  const dir = kept ?? (await mkdtemp(join(tmpdir(), `fawn-${prefix}-shots-`)));
+  return {
+    dir,
+    remove: () => (kept ? Promise.resolve() : rm(dir, { recursive: true, force: true })),
+  };
+}
+
+/** Run in a page: records every text the first assistant bubble shows (`window.seenTexts`). */
+export const RECORD_ASSISTANT_TEXTS = `
+  window.seenTexts = [];
+  new MutationObserver(() => {
+    const text = document.querySelector(".message.assistant .markdown")?.textContent ?? "";
+    if (text && window.seenTexts.at(-1) !== text) window.seenTexts.push(text);
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+`;
