@@ -83,6 +83,7 @@ describe.skipIf(!hasChromium)("the offline demo in the workspace", { timeout: 12
     const page = await openPage();
     await send(page, "Make me a web page");
     await page.locator(".message.assistant").last().getByText(DEMO_NOTICE).waitFor();
+    await page.getByRole("button", { name: "Send" }).waitFor();
     const panel = page.getByRole("complementary", { name: "Artifacts" });
     await panel.getByRole("button", { name: "primes.html" }).click();
     const frame = page.frameLocator("iframe.html-preview");

@@ -56,17 +56,20 @@ export function ArtifactPreview({
     void streaming;
     void version;
     const abort = new AbortController();
-    setLoaded(null);
+    // The shown version stays until the new read arrives (no flash, no reloaded frame).
     setError(null);
     apiFetch(artifactUrl(threadId, path).slice("/api".length), { signal: abort.signal })
       .then(async (response) => {
         const body = await response.text();
         const etag = response.headers.get("ETag");
-        setLoaded({
+        const next: Loaded = {
           text: body.length > PREVIEW_BYTES ? `${body.slice(0, PREVIEW_BYTES)}\n…` : body,
           sha256: etag ? etag.replaceAll('"', "") : null,
           truncated: body.length > PREVIEW_BYTES,
-        });
+        };
+        setLoaded((shown) =>
+          shown && shown.text === next.text && shown.sha256 === next.sha256 ? shown : next,
+        );
       })
       .catch((caught: unknown) => {
         if (!abort.signal.aborted) setError(errorText(caught).text);

@@ -49,7 +49,9 @@ export function ArtifactsPanel({ threadId, artifacts, streaming, onClose }: Prop
           </li>
         ))}
       </ul>
-      {current && <ArtifactPreview threadId={threadId} path={current} streaming={streaming} />}
+      {current && (
+        <ArtifactPreview key={current} threadId={threadId} path={current} streaming={streaming} />
+      )}
     </aside>
   );
 }
