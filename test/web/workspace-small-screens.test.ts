@@ -6,7 +6,7 @@
  * "Delete?" is cancelled by Escape; Enter during a run says why nothing was sent; the message
  * box shows keyboard focus. Screenshots at 1440 and 390 px land in FAWN_WEB_SHOTS when set.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -95,6 +95,7 @@ describe.skipIf(!hasChromium)(
     async function openPage(path: string, width: number): Promise<Page> {
       const context = await browser.newContext({
         viewport: { width, height: width > 800 ? 900 : 844 },
+        acceptDownloads: true,
       });
       context.setDefaultTimeout(60_000);
       const page = await context.newPage();
@@ -328,6 +329,43 @@ describe.skipIf(!hasChromium)(
       await page.locator(".message.assistant").getByText("Goodbye, then.").waitFor();
       await page.locator(".message.human").getByText("bye there").waitFor();
       expect(await page.locator(".thread").count()).toBeGreaterThanOrEqual(2);
+      await page.context().close();
+    });
+
+    it("exports a chat as Markdown and JSON, and finds chats by name", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      await send(page, "hello there");
+      await page.locator(".message.assistant").getByText("Hi there, how can I help?").waitFor();
+      await page.getByRole("button", { name: "Send" }).waitFor();
+      const [markdown] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Export Markdown" }).click(),
+      ]);
+      expect(markdown.suggestedFilename()).toMatch(/\.md$/);
+      const text = await readFile(await markdown.path(), "utf8");
+      expect(text).toContain("**You:**\n\n> hello there");
+      expect(text).toContain("**Fawn:**\n\nHi there, how can I help?");
+      const [json] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Export JSON" }).click(),
+      ]);
+      const exported = JSON.parse(await readFile(await json.path(), "utf8")) as {
+        thread_id: string;
+        messages: Array<{ type: string }>;
+      };
+      expect(exported.thread_id).toBe(page.url().split("/").at(-1));
+      expect(exported.messages.map((message) => message.type)).toEqual(["human", "ai"]);
+
+      const search = page.getByLabel("Search chats");
+      await search.fill("hello there");
+      await expect.poll(() => page.locator(".thread").count()).toBeGreaterThanOrEqual(1);
+      for (const title of await page.locator(".thread-title").allTextContents()) {
+        expect(title.toLowerCase()).toContain("hello there");
+      }
+      await search.fill("no chat is called this");
+      await page.getByText("No chat matches").waitFor();
+      expect(await page.locator(".thread").count()).toBe(0);
       await page.context().close();
     });
 

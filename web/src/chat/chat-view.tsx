@@ -14,6 +14,7 @@ import {
 } from "./active-runs.js";
 import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
+import { chatAsMarkdown, downloadText, exportFileName } from "./export-chat.js";
 import { type ChatMessage, groupMessages } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
 import { branchThread, prepareRerun } from "./rerun-turn.js";
@@ -264,6 +265,36 @@ export function ChatView({
         <header className="chat-header">
           <h1 className="chat-title">{title ?? (threadId ? "Chat" : "New chat")}</h1>
           {stream.isLoading && <span className="badge live">working…</span>}
+          {threadId && groups.length > 0 && !stream.isLoading && (
+            <span className="chat-export">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() =>
+                  downloadText(
+                    exportFileName(title ?? "chat", "md"),
+                    "text/markdown",
+                    chatAsMarkdown(title ?? "Chat", groups),
+                  )
+                }
+              >
+                Export Markdown
+              </button>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() =>
+                  downloadText(
+                    exportFileName(title ?? "chat", "json"),
+                    "application/json",
+                    `${JSON.stringify({ thread_id: threadId, title, messages }, null, 2)}\n`,
+                  )
+                }
+              >
+                Export JSON
+              </button>
+            </span>
+          )}
           {threadId && artifacts.length > 0 && !artifactsOpen && (
             <button
               type="button"

@@ -70,6 +70,11 @@ interface Props {
 export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: Props): ReactNode {
   const [confirming, setConfirming] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
+  const needle = query.trim().toLowerCase();
+  const shown = needle
+    ? list.threads.filter((thread) => thread.title.toLowerCase().includes(needle))
+    : list.threads;
 
   const remove = async (threadId: string): Promise<void> => {
     setConfirming(null);
@@ -88,9 +93,22 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
       <h2>Chats</h2>
       {list.error && <p className="error">{list.error}</p>}
       {deleteError && <p className="error">{deleteError}</p>}
+      {list.threads.length > 0 && (
+        <input
+          type="search"
+          className="thread-search"
+          aria-label="Search chats"
+          placeholder="Search chats"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      )}
       {list.threads.length === 0 && !list.error && <p className="muted">No chats yet.</p>}
+      {list.threads.length > 0 && shown.length === 0 && (
+        <p className="muted">No chat matches “{query.trim()}”.</p>
+      )}
       <ul>
-        {list.threads.map((thread) => (
+        {shown.map((thread) => (
           <li
             key={thread.threadId}
             className={thread.threadId === activeThreadId ? "thread active" : "thread"}
