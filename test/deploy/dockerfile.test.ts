@@ -100,4 +100,11 @@ describe("deploy/Dockerfile", () => {
     expect(keywordArgs(runtime, "ENTRYPOINT").join(" ")).toContain("/app/bin/fawn.js");
     expect(keywordArgs(runtime, "CMD")).toEqual(['["serve"]']);
   });
+
+  it("builds from a context without dependencies, builds or env files (.dockerignore)", async () => {
+    const ignored = (await readRepoFile(".dockerignore")).split("\n").map((line) => line.trim());
+    for (const pattern of ["**/node_modules", "dist", "web/dist", ".fawn", "**/*.env", ".git"]) {
+      expect(ignored).toContain(pattern);
+    }
+  });
 });
