@@ -32,7 +32,7 @@ export interface LoadedConfig {
 /**
  * Reads, expands and validates the configuration. File: `FAWN_CONFIG` (must exist if set), else
  * `$FAWN_HOME/config.yaml`, else `./config.yaml`, else defaults. Environment beats the file:
- * `FAWN_PORT`, `FAWN_AUTH`, `FAWN_DATABASE_URL`, `FAWN_REDIS_URL`.
+ * `FAWN_PORT`, `FAWN_HOST`, `FAWN_AUTH`, `FAWN_DATABASE_URL`, `FAWN_REDIS_URL`.
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
@@ -131,6 +131,9 @@ function applyEnvOverrides(input: Record<string, unknown>, env: Env): void {
     }
     setIn(input, "server", "port", value);
   }
+  // Containers bind 0.0.0.0 this way whatever config file is mounted.
+  const host = nonEmpty(env.FAWN_HOST);
+  if (host !== undefined) setIn(input, "server", "host", host);
   const auth = nonEmpty(env.FAWN_AUTH);
   if (auth !== undefined) {
     if (!isAuthMode(auth)) {
