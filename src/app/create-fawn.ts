@@ -34,6 +34,7 @@ import { CronHost, cronStoreOf } from "./cron-host.js";
 import type { EmbeddableStores } from "./embeddable-stores.js";
 import { wireGraphStore } from "./graph-store-wiring.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
+import { FawnMetrics } from "./metrics/fawn-metrics.js";
 import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
 
@@ -123,6 +124,8 @@ export interface Fawn {
   extensions: PreparedPlugins["extensions"];
   /** Scheduled runs: their store, and the scheduler a gateway over this runtime starts. */
   crons: CronHost;
+  /** Prometheus metrics of this runtime (its own registry), served at `GET /metrics`. */
+  metrics: FawnMetrics;
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
 }
@@ -164,8 +167,14 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
         logger,
       })
     : null;
-  const manager = new RunManager({
+  // The census reads the manager's records at scrape time; the manager exists before any scrape.
+  const metrics: FawnMetrics = new FawnMetrics({
+    active: (): number => manager.localRecords().filter((r) => r.isActive()).length,
+    pending: (): number => manager.localRecords().filter((r) => r.status === "pending").length,
+  });
+  const manager: RunManager = new RunManager({
     store: stores.runs,
+    observer: metrics,
     eventStore: stores.events,
     ...(options.workerId ? { workerId: options.workerId } : {}),
     ownership: {
@@ -238,6 +247,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     logger,
     extensions: plugins.extensions,
     crons,
+    metrics,
     async close() {
       // First: plugin services and the cron scheduler start runs, so they stop before the runs
       // drain and stores close.

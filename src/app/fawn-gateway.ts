@@ -19,6 +19,8 @@ export function gatewayDepsOf(fawn: Fawn): GatewayDeps {
     logger: fawn.logger,
     extensions: fawn.extensions,
     agentRuns: fawn.agentRuns,
+    metrics: fawn.metrics,
+    draining: () => fawn.manager.draining,
     ...(fawn.crons.enabled
       ? { crons: { store: fawn.crons.store, ...(clock ? { clock } : {}) } }
       : {}),

@@ -15,6 +15,7 @@ export type FawnErrorCode =
   | "idempotency_mismatch"
   | "config_invalid"
   | "store_unavailable"
+  | "server_draining"
   | "store_conflict"
   | "ownership_lost"
   | "run_startup_failed"
@@ -38,6 +39,7 @@ const STATUS_BY_CODE: Record<FawnErrorCode, number> = {
   idempotency_mismatch: 409,
   config_invalid: 500,
   store_unavailable: 503,
+  server_draining: 503,
   store_conflict: 409,
   ownership_lost: 409,
   run_startup_failed: 500,

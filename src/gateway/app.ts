@@ -45,7 +45,7 @@ import type { StreamTestHooks } from "./sse/run-event-stream.js";
 import { ThreadGraphs } from "./state/thread-graphs.js";
 import { ThreadStateService } from "./state/thread-state-service.js";
 import { storeRoutes } from "./store/store-routes.js";
-import { healthRoute, infoRoute } from "./system-routes.js";
+import { healthRoute, infoRoute, metricsRoute } from "./system-routes.js";
 import { threadRoutes } from "./threads/thread-routes.js";
 import { ThreadService } from "./threads/thread-service.js";
 import { isUploadRequest, uploadRoutes } from "./uploads/upload-routes.js";
@@ -106,7 +106,16 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
   const noRoute = (c: Context<GatewayEnv>) =>
     c.json(errorBody("not_found", `No route for ${c.req.method} ${c.req.path}.`), 404);
   app.notFound(noRoute);
-  app.route("/", healthRoute({ database: stores.database, logger, throttle: repeatedLines }));
+  app.route(
+    "/",
+    healthRoute({
+      database: stores.database,
+      logger,
+      throttle: repeatedLines,
+      ...(deps.draining ? { draining: deps.draining } : {}),
+    }),
+  );
+  if (deps.metrics && config.metrics.enabled) app.route("/", metricsRoute(deps.metrics));
   const plugins: PluginRoutesDeps | null = deps.extensions
     ? { extensions: deps.extensions, agentRuns: deps.agentRuns ?? null, logger }
     : null;
@@ -202,6 +211,7 @@ export function createGatewayServices(
     }),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     streamHooks: options.streamHooks,
+    streamSubscribers: deps.metrics?.streamSubscribers,
     logger,
   };
 }

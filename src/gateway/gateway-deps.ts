@@ -10,6 +10,7 @@ import type { DocumentStore } from "../ports/document-store.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
+import type { MetricsExposition } from "../ports/run-metrics.js";
 import type { RunStore } from "../ports/run-store.js";
 import type { StoreDatabase } from "../ports/store-database.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
@@ -69,4 +70,8 @@ export interface GatewayDeps {
   agentRuns?: AgentRunsProvider | null;
   /** Scheduled runs; absent: no cron routes (`/info` reports `crons: false`). */
   crons?: { store: CronStore; clock?: Clock } | null;
+  /** Served at `GET /metrics` (when `metrics.enabled`); absent: that route 404s. */
+  metrics?: MetricsExposition | null;
+  /** True while the runtime drains for shutdown: `GET /health/ready` answers 503. */
+  draining?: () => boolean;
 }

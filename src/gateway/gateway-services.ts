@@ -4,6 +4,7 @@ import type { FawnConfig } from "../core/config/schema.js";
 import type { Logger } from "../core/logger.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
+import type { StreamSubscriberGauge } from "../ports/run-metrics.js";
 import type { AssistantCatalog } from "./assistants/assistant-catalog.js";
 import type { ThreadBranches } from "./branches/thread-branches.js";
 import type { CronService } from "./crons/cron-service.js";
@@ -40,5 +41,7 @@ export interface GatewayServices {
   memory: MemoryStore;
   heartbeatMs: number;
   streamHooks: StreamTestHooks | undefined;
+  /** Counts open SSE streams (metrics); absent: uncounted. */
+  streamSubscribers?: StreamSubscriberGauge | undefined;
   logger: Logger;
 }

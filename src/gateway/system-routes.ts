@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { errorBody } from "../core/errors.js";
 import type { LogThrottle } from "../core/log-throttle.js";
 import type { Logger } from "../core/logger.js";
+import type { MetricsExposition } from "../ports/run-metrics.js";
 import type { StoreDatabase, StoreHealth } from "../ports/store-database.js";
 import type { GatewayServices } from "./gateway-services.js";
 import type { GatewayEnv } from "./http/gateway-env.js";
@@ -18,9 +19,28 @@ export function healthRoute(deps: {
   database: StoreDatabase | null;
   logger: Logger;
   throttle?: LogThrottle;
+  /** True while the server drains for shutdown (readiness fails). */
+  draining?: () => boolean;
 }): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
   const { database } = deps;
+  // Liveness: the process answers. An orchestrator restarts it only when this stops answering.
+  app.get("/health/live", (c) => c.json({ status: "alive", service: "fawn" }));
+  // Readiness: send this server work. False while it drains or its database is unreachable.
+  app.get("/health/ready", async (c) => {
+    if (deps.draining?.() === true) {
+      return c.json(
+        errorBody("server_draining", "The server is shutting down; send requests to another one."),
+        503,
+      );
+    }
+    const store: StoreHealth = database ? await database.checkHealth() : { up: true };
+    if (store.up) return c.json({ status: "ready", service: "fawn", store: "up" });
+    return c.json(
+      errorBody("store_unavailable", "The database is unavailable; retry once it is back."),
+      503,
+    );
+  });
   app.get("/health", async (c) => {
     const store: StoreHealth = database ? await database.checkHealth() : { up: true };
     if (store.up) return c.json({ status: "healthy", service: "fawn", store: "up" });
@@ -62,5 +82,18 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       },
     }),
   );
+  return app;
+}
+
+/**
+ * `GET /metrics`: the Prometheus text exposition. No user content (labels are kinds: graph,
+ * status, model); still, it should face the operator's network only, not the internet.
+ */
+export function metricsRoute(metrics: MetricsExposition): Hono<GatewayEnv> {
+  const app = new Hono<GatewayEnv>();
+  app.get("/metrics", async (c) => {
+    const text = await metrics.render();
+    return c.body(text, 200, { "content-type": metrics.contentType });
+  });
   return app;
 }

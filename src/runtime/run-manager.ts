@@ -4,6 +4,7 @@ import { describeError } from "../core/errors.js";
 import { newWorkerId } from "../core/ids.js";
 import { type Logger, rootLogger } from "../core/logger.js";
 import type { RunEventStore } from "../ports/run-event-store.js";
+import type { RunObserver } from "../ports/run-metrics.js";
 import type { RunStore, StatusUpdate } from "../ports/run-store.js";
 import type {
   CancelAction,
@@ -56,6 +57,8 @@ export interface RunManagerOptions {
   ownership?: Partial<OwnershipConfig> | null;
   clock?: Clock;
   logger?: Logger;
+  /** Told about each run's lifecycle (metrics); absent: nobody is. */
+  observer?: RunObserver | null;
 }
 
 /**
@@ -73,6 +76,8 @@ export class RunManager {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly heartbeat: LeaseHeartbeat;
+  readonly observer: RunObserver | null;
+  private closing = false;
   private readonly records = new Map<string, RunRecord>();
   private readonly mutex = new Mutex();
   private finalizingWaiters: Array<() => void> = [];
@@ -86,6 +91,12 @@ export class RunManager {
     this.clock = options.clock ?? systemClock;
     this.logger = (options.logger ?? rootLogger).child({ component: "run-manager" });
     this.heartbeat = new LeaseHeartbeat(this);
+    this.observer = options.observer ?? null;
+  }
+
+  /** True once `shutdown` began: the process is draining and should get no new work. */
+  get draining(): boolean {
+    return this.closing;
   }
 
   /**
@@ -220,6 +231,8 @@ export class RunManager {
     runId: string,
     completion: Partial<RunCompletionData> & StatusUpdate,
   ): Promise<void> {
+    if (completion.token_usage_by_model)
+      this.observer?.tokenUsage?.(completion.token_usage_by_model);
     return updateRunCompletion(this, runId, completion);
   }
 
@@ -293,13 +306,17 @@ export class RunManager {
   }
 
   /** Take over runs whose owner stopped renewing its lease; returns the recovered user runs. */
-  reconcileOrphanedInflightRuns(options: ReconcileOptions): Promise<RunRecord[]> {
-    return reconcileOrphanedInflightRuns(this, options);
+  async reconcileOrphanedInflightRuns(options: ReconcileOptions): Promise<RunRecord[]> {
+    const recovered = await reconcileOrphanedInflightRuns(this, options);
+    if (recovered.length > 0) this.observer?.runsRecovered?.("orphaned", recovered.length);
+    return recovered;
   }
 
   /** Finish the evidence of terminal runs whose owner died before sealing it. */
-  recoverUnsealedRuns(options: { before?: string } = {}): Promise<RunRecord[]> {
-    return recoverUnsealedRuns(this, options);
+  async recoverUnsealedRuns(options: { before?: string } = {}): Promise<RunRecord[]> {
+    const sealed = await recoverUnsealedRuns(this, options);
+    if (sealed.length > 0) this.observer?.runsRecovered?.("unsealed", sealed.length);
+    return sealed;
   }
 
   leaseIsLive(row: Pick<RunRow, "lease_expires_at">): boolean {
@@ -321,6 +338,7 @@ export class RunManager {
 
   /** Stop accepting work and wait for local runs until `timeoutMs` (lifecycle/shutdown.ts). */
   shutdown(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.closing = true;
     return shutdownRuns(this, options);
   }
 }

@@ -48,8 +48,11 @@ export class RunService {
 
   async submit(request: SubmitRunRequest): Promise<RunRecord> {
     const { threadId, startDelayMs, ...admission } = request;
+    const admittedAt = performance.now();
     const record = await this.manager.createOrReject(threadId, admission);
     if (!record.idempotencyReused && !record.queued && !record.storeOnly) {
+      const latencyMs = performance.now() - admittedAt;
+      this.manager.observer?.runAdmitted?.(record.runId, graphOf(record), latencyMs);
       // A cancel during the delay is applied when the worker starts (tryStart refuses an aborted run).
       if (startDelayMs && startDelayMs > 0) this.launchLater(record, startDelayMs);
       else this.launch(record);
@@ -81,7 +84,7 @@ export class RunService {
     const request = {
       ctx: this.ctx,
       agentFactory: this.agentFactory,
-      graphId: invocation.graph_id ?? record.assistantId ?? LEAD_AGENT_GRAPH_ID,
+      graphId: graphOf(record),
       graphInput: invocation.command
         ? toGraphCommand(invocation.command)
         : (invocation.input ?? null),
@@ -92,7 +95,10 @@ export class RunService {
       ...(invocation.interrupt_after ? { interruptAfter: invocation.interrupt_after } : {}),
     };
     const task = startRunWorker(this.bridge, this.manager, record, request);
+    const { observer } = this.manager;
+    observer?.runStarted?.(record.runId, graphOf(record));
     void task.settled().then(() => {
+      observer?.runEnded?.(record.runId, graphOf(record), record.status);
       // The durable row is the record of a finished run; keeping it here would grow forever.
       this.manager.forget(record.runId);
       return this.startNextQueued(record.threadId);
@@ -112,4 +118,9 @@ export class RunService {
       );
     }
   }
+}
+
+/** The graph a run executes: its metrics label too (a kind, never an id of a run or user). */
+function graphOf(record: RunRecord): string {
+  return record.kwargs.graph_id ?? record.assistantId ?? LEAD_AGENT_GRAPH_ID;
 }

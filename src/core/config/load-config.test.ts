@@ -98,6 +98,7 @@ describe("loadConfig sources", () => {
         backend_config: {},
       },
       database: { url: `sqlite:${home}/fawn.db` },
+      metrics: { enabled: true },
       stream_bridge: { queue_maxsize: 256, stream_ttl_seconds: 86_400 },
       store: { ttl_sweep_interval_seconds: 60 },
       runtime: {

@@ -3,6 +3,7 @@ import { inputPolishConfigSchema, suggestionsConfigSchema } from "./composer-ass
 import { databaseConfigSchema } from "./database-schema.js";
 import { logLevelSchema } from "./log-level.js";
 import { memoryConfigSchema } from "./memory-config-schema.js";
+import { metricsConfigSchema } from "./metrics-schema.js";
 import {
   guardrailsConfigSchema,
   readBeforeWriteConfigSchema,
@@ -234,6 +235,7 @@ export const fawnConfigSchema = z
     skills: skillsConfigSchema.prefault({}),
     memory: memoryConfigSchema.prefault({}),
     database: databaseConfigSchema.prefault({}),
+    metrics: metricsConfigSchema.prefault({}),
     stream_bridge: z
       .strictObject({
         /** Set ⇒ the Redis bridge (cross-process); unset ⇒ the in-memory bridge. */

@@ -7,6 +7,7 @@ export function runStreamServices(s: GatewayServices): RunStreamServices {
     source: s.runs.streamSource,
     heartbeatMs: s.heartbeatMs,
     hooks: s.streamHooks,
+    subscribers: s.streamSubscribers,
     logger: s.logger,
     cancelRun: (runId) => s.runs.interrupt(runId),
   };

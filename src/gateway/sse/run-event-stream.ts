@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { describeError } from "../../core/errors.js";
+import type { StreamSubscriberGauge } from "../../ports/run-metrics.js";
 import { eventFrame } from "./sse-frame.js";
 import { type ChunkSink, ControllerSink, ResponseSink } from "./stream-sinks.js";
 import { type RunStreamOptions, RunStreamWriter } from "./stream-writer.js";
@@ -16,6 +17,8 @@ export interface RunEventStreamOptions extends RunStreamOptions {
    * written the headers and starts reading the body, frames are written to it directly.
    */
   outgoing?: ServerResponse | undefined;
+  /** Counts this stream while it is open (metrics). */
+  subscribers?: StreamSubscriberGauge | undefined;
 }
 
 /**
@@ -41,7 +44,13 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
     sink: ChunkSink,
   ): Promise<void> => {
     writer = new RunStreamWriter(o, sink);
-    const outcome = await writer.run();
+    o.subscribers?.opened();
+    let outcome: Awaited<ReturnType<RunStreamWriter["run"]>>;
+    try {
+      outcome = await writer.run();
+    } finally {
+      o.subscribers?.closed();
+    }
     if (outcome === "stopped") return;
     stop();
     if (outcome === "failed") {

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { Logger } from "../../core/logger.js";
+import type { StreamSubscriberGauge } from "../../ports/run-metrics.js";
 import type { GatewayEnv } from "../http/gateway-env.js";
 import { runEventStream } from "./run-event-stream.js";
 import { sseHeaders } from "./sse-frame.js";
@@ -11,6 +12,8 @@ export interface RunStreamServices {
   heartbeatMs: number;
   hooks: StreamTestHooks | undefined;
   logger: Logger;
+  /** Counts open streams (metrics); absent: uncounted. */
+  subscribers?: StreamSubscriberGauge | undefined;
   /** Interrupts the run: its client asked for that on disconnect, and left before `end`. */
   cancelRun(runId: string): Promise<unknown>;
 }
@@ -40,6 +43,7 @@ export function runStreamResponse(
     heartbeatMs: services.heartbeatMs,
     modes: r.modes,
     hooks: services.hooks,
+    subscribers: services.subscribers,
     destroyConnection: () => c.env.outgoing?.destroy(),
     outgoing: c.env.outgoing,
     logger,

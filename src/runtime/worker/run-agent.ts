@@ -119,6 +119,7 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     f.completionAllowed = true;
     // The platform's first event; Fawn executes a run once, so its attempt is always 1.
     await bridge.publish(record.runId, "metadata", { run_id: record.runId, attempt: 1 }, f.fenced);
+    manager.observer?.firstEvent?.(record.runId);
     if (f.checkpointer) {
       f.rollbackPoint = await captureRollbackPoint(f.checkpointer, record.threadId).catch(
         (error: unknown) => {
