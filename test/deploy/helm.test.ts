@@ -89,8 +89,12 @@ describe("deploy/helm/fawn", () => {
 
   it("probes liveness and readiness on routes the gateway serves", async () => {
     const deployment = templates.get("deployment.yaml") ?? "";
-    for (const probe of ["livenessProbe", "readinessProbe"]) {
-      expect(deployment).toMatch(new RegExp(`${probe}:\\n\\s+httpGet:\\n\\s+path: /health\\n`));
+    // Liveness restarts a stuck process; readiness takes a draining or cut-off one out of the Service.
+    for (const [probe, path] of [
+      ["livenessProbe", "/health/live"],
+      ["readinessProbe", "/health/ready"],
+    ]) {
+      expect(deployment).toMatch(new RegExp(`${probe}:\\n\\s+httpGet:\\n\\s+path: ${path}\\n`));
     }
     const paths = [...deployment.matchAll(/httpGet:\n\s+path: (\S+)/g)].map((match) => match[1]);
     const routes = await gatewaySources();
