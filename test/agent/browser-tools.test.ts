@@ -252,6 +252,29 @@ describe.runIf(hasChromium)("browser tools", () => {
       /^Error: no page is open/,
     );
     expect((await call(tools, "browser_snapshot", {}, "thread-2")).text).toMatch(/Title: Home/);
+    // Fawn's close() ends them all.
+    await closeBrowserSessions(dir);
+    expect((await call(tools, "browser_snapshot", {}, "thread-2")).text).toMatch(
+      /^Error: no page is open/,
+    );
+  });
+
+  it("answers a bad ref and a dead page with an Error line, not a throw", async () => {
+    const tools = buildTools(home, { allow_private_addresses: true });
+    await call(tools, "browser_navigate", { url: `${site}/form` }, "thread-errors");
+    expect((await call(tools, "browser_click", { ref: 99 }, "thread-errors")).text).toBe(
+      "Error: Element [99] is not on the page; call browser_snapshot to get the current refs.",
+    );
+    const dead = await call(
+      tools,
+      "browser_navigate",
+      { url: "http://127.0.0.1:9/" },
+      "thread-errors",
+    );
+    expect(dead.text).toMatch(
+      /^Error: browser_navigate failed: Error: page\.goto: net::ERR_[A-Z_]+ at http:\/\/127\.0\.0\.1:9\/$/,
+    );
+    expect(dead.text).not.toContain("\n");
   });
 
   it("closes a session idle past the timeout, not before, and Chromium with the last one", async () => {

@@ -56,11 +56,8 @@ export class BrowserSessionPool {
     action: (session: BrowserSession) => Promise<T>,
   ): Promise<T | undefined> {
     await this.closeIdle();
-    let entry = this.sessions.get(key);
-    if (!entry) {
-      if (!open) return undefined;
-      entry = await this.openEntry(key);
-    }
+    const entry = this.sessions.get(key) ?? (open ? await this.openEntry(key) : undefined);
+    if (!entry) return undefined;
     entry.busy += 1;
     entry.lastUsed = this.now();
     try {
@@ -105,6 +102,9 @@ export class BrowserSessionPool {
         );
       }
       await this.drop(idle[0], idle[1]);
+      // A parallel call of the same thread may have opened its session meanwhile.
+      const opened = this.sessions.get(key);
+      if (opened) return opened;
     }
     const session = this.launch().then((browser) =>
       BrowserSession.open(browser, {
@@ -137,6 +137,8 @@ export class BrowserSessionPool {
             "--disable-dev-shm-usage",
             "--disable-background-networking",
             "--disable-component-update",
+            // WebRTC could otherwise reach private addresses over UDP, outside the guard proxy.
+            "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
           ],
         }),
       );
@@ -147,7 +149,11 @@ export class BrowserSessionPool {
             // Chromium died: its sessions are gone; the next call launches a new one.
             if (this.browser !== launching) return;
             this.browser = undefined;
+            const dead = [...this.sessions.values()];
             this.sessions.clear();
+            for (const entry of dead) {
+              entry.session.then((session) => session.close()).catch(() => undefined);
+            }
           }),
         () => {
           if (this.browser === launching) this.browser = undefined;

@@ -7,7 +7,7 @@ import type { FawnPaths } from "../../../core/paths.js";
 import { threadScopeOf } from "../thread-scope.js";
 import { captureFileName, writeCapture } from "../web/capture/capture-output.js";
 import { checkFetchTarget } from "../web/url-guard.js";
-import { describeWebToolFailure } from "../web/web-tool-error.js";
+import { describeWebToolFailure, WebToolError } from "../web/web-tool-error.js";
 import type { BrowserSession } from "./browser-session.js";
 import type { BrowserSessionPool } from "./browser-session-pool.js";
 import { type PageSnapshot, renderSnapshot } from "./page-snapshot.js";
@@ -122,7 +122,7 @@ export function createBrowserTool(
         );
         return result ?? NO_PAGE;
       } catch (error) {
-        const message = describeWebToolFailure(error, `${options.name}`, []);
+        const message = describeWebToolFailure(firstLine(error), options.name, []);
         options.logger.warn({ tool: options.name }, message);
         return message;
       }
@@ -213,4 +213,12 @@ function safeUrl(url: string): URL {
   } catch {
     return new URL("about:blank");
   }
+}
+
+/** Playwright's errors carry a multi-line call log; the model needs its first line. */
+function firstLine(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof WebToolError) return error;
+  const brief = new Error(error.message.split("\n")[0]);
+  brief.name = error.name;
+  return brief;
 }
