@@ -218,7 +218,7 @@ describe.runIf(hasChromium)("browser tools", () => {
     const strict = buildTools(await newHome(), {});
     const refused = await call(strict, "browser_navigate", { url: `${site}/` });
     expect(refused.text).toMatch(
-      /^Error: Refusing to fetch http:\/\/127\.0\.0\.1:\d+: it is 127\.0\.0\.1, a private/,
+      /^Error: Refusing to browse http:\/\/127\.0\.0\.1:\d+: it is 127\.0\.0\.1, a private/,
     );
 
     // 127.0.0.1 plays a public host here; 127.0.0.2 stays private.

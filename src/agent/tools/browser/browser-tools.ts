@@ -116,7 +116,7 @@ export function createBrowserTool(
             options.pool.settings.allowPrivateNetwork
               ? { allowPrivateNetwork: true }
               : { allowPrivateNetwork: false, ...options.pool.seams },
-          );
+          ).catch(browseWording);
         const result = await options.pool.use(key, open, (session) =>
           act(action, input, session, options),
         );
@@ -221,4 +221,12 @@ function firstLine(error: unknown): unknown {
   const brief = new Error(error.message.split("\n")[0]);
   brief.name = error.name;
   return brief;
+}
+
+/** The guard speaks of fetching; here the model is browsing. */
+function browseWording(error: unknown): never {
+  if (error instanceof WebToolError) {
+    throw new WebToolError(error.message.replace(/^Refusing to fetch/, "Refusing to browse"));
+  }
+  throw error;
 }
