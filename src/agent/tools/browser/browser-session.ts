@@ -44,6 +44,11 @@ export class BrowserSession {
     // A link with target=_blank or window.open: follow the new tab, as a user would.
     context.on("page", (opened) => {
       this.page = opened;
+      // When that tab closes itself, carry on in the one opened before it.
+      opened.once("close", () => {
+        const last = context.pages().at(-1);
+        if (this.page === opened && last) this.page = last;
+      });
     });
   }
 
