@@ -3,6 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { closeMcpToolCache } from "../agent/mcp/mcp-tool-cache.js";
 import { flushMemoryUpdates } from "../agent/memory/memory-update-queue.js";
+import { closeBrowserSessions } from "../agent/tools/browser/browser-session-pool.js";
 import type { Clock } from "../core/clock.js";
 import { type DatabasePoolOptions, databasePoolOptions } from "../core/config/database-schema.js";
 import { type LoadedConfig, loadConfig } from "../core/config/load-config.js";
@@ -260,6 +261,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       await flushMemoryUpdates(config.home, config.memory.shutdown_flush_timeout_seconds * 1000);
       // No tool call is running any more: end the MCP sessions (stdio servers exit).
       await closeMcpToolCache(config.home);
+      // Likewise the threads' browser sessions (Chromium exits).
+      await closeBrowserSessions(config.home);
       // After the runs: no tool call is using a sandbox any more.
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();

@@ -1,11 +1,13 @@
 /**
  * Every `use:` of the reference's config.example.yaml `tools:` block means something in Fawn:
- * a built tool, a built-in sandbox tool, or (browser automation) "unavailable" with the reason
- * and what to use instead — never dropped silently — as `fawn doctor` reports it.
+ * a built tool (browser automation too, when Chromium is installed), a built-in sandbox tool,
+ * or "unavailable" with the reason and the fix — never dropped silently — as `fawn doctor`
+ * reports it.
  */
 import { describe, expect, it } from "vitest";
 import { CONFIGURED_TOOL_USES } from "../../src/agent/tools/configured-tools.js";
 import { describeConfiguredTools } from "../../src/agent/tools/describe-configured-tools.js";
+import { CHROMIUM_PATH, requireChromium } from "../web/helpers/chromium.js";
 
 /** The `use:` values of the reference's config.example.yaml tools block (commented ones too). */
 const REFERENCE_TOOL_USES = {
@@ -59,20 +61,29 @@ describe("the reference's tools block", () => {
     expect(status?.detail).toMatch(new RegExp(`^${kind} via [a-z0-9]+(;|$)`));
   });
 
-  it("browser automation entries are unavailable, with the reason and what to use instead", () => {
-    const statuses = describeConfiguredTools(
+  it("browser entries are built when Chromium is present, else unavailable with the fix", async () => {
+    const entries = (launch: Record<string, unknown>) =>
       BROWSER_TOOLS.map((tool) => ({
         name: `browser_${tool}`,
         group: "browser",
         use: `deerflow.community.browser_automation.tools:browser_${tool}_tool`,
-      })),
-      { env: {} },
-    );
-    expect(statuses).toHaveLength(BROWSER_TOOLS.length);
-    for (const status of statuses) {
+        ...(tool === "navigate" ? launch : {}),
+      }));
+    if (await requireChromium()) {
+      const built = describeConfiguredTools(entries({ executable_path: CHROMIUM_PATH }), {
+        env: {},
+      });
+      expect(built.map((status) => status.status)).toEqual(BROWSER_TOOLS.map(() => "built"));
+      expect(built[0]?.detail).toBe(`browser via Chromium at ${CHROMIUM_PATH}`);
+    }
+    const missing = describeConfiguredTools(entries({ executable_path: "/nonexistent/chromium" }), {
+      env: {},
+    });
+    expect(missing).toHaveLength(BROWSER_TOOLS.length);
+    for (const status of missing) {
       expect(status.status).toBe("unavailable");
-      expect(status.detail).toMatch(
-        /^not built: browser automation needs a live browser session per thread, .*browserless\.tools:web_fetch_tool.*web_capture/,
+      expect(status.detail).toBe(
+        "not built: no Chromium executable at /nonexistent/chromium; install Chromium (apt-get install chromium) or set executable_path on the browser_navigate entry",
       );
     }
   });

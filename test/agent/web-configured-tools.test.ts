@@ -90,7 +90,7 @@ describe("createConfiguredTools", () => {
     );
   });
 
-  it("skips reference sandbox tools silently, and browser automation and unknown community tools with a warning", () => {
+  it("skips reference sandbox tools silently, and browser tools without Chromium and unknown community tools with a warning", () => {
     const logger = recordingLogger();
     const tools = createConfiguredTools(
       [
@@ -107,6 +107,7 @@ describe("createConfiguredTools", () => {
           group: "browser",
           use: "deerflow.community.browser_automation.tools:browser_navigate_tool",
           headless: true,
+          executable_path: "/nonexistent/chromium",
         },
         { name: "later", use: "deerflow.community.not_yet.tools:later_tool" },
         { name: "web_fetch", group: "web", use: "deerflow.community.jina_ai.tools:web_fetch_tool" },
@@ -116,7 +117,7 @@ describe("createConfiguredTools", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["web_search", "web_fetch"]);
     const lines = logger.lines.join("\n");
     expect(lines).toMatch(
-      /tools\[3\] "browser_navigate" uses deerflow\.community\.browser_automation\.tools:browser_navigate_tool, which Fawn does not build; the entry is skipped: browser automation needs a live browser session/,
+      /tools\[3\] "browser_navigate" is skipped: no Chromium executable at \/nonexistent\/chromium; install Chromium \(apt-get install chromium\) or set executable_path/,
     );
     expect(lines).toMatch(
       /tools\[4\] "later" uses deerflow\.community\.not_yet\.tools:later_tool, which Fawn does not provide; the entry is skipped/,

@@ -5,6 +5,12 @@ import { ConfigError } from "../../core/errors.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
 import type { FawnPaths } from "../../core/paths.js";
 import {
+  BROWSER_ACTIONS,
+  BROWSER_USE_PREFIX,
+  type BrowserAction,
+} from "./browser/browser-tools.js";
+import { browserToolOf, lazyBrowser } from "./browser/configured-browser-tools.js";
+import {
   createWebTool,
   type FetchTargetSeams,
   type WebToolBinding,
@@ -12,12 +18,15 @@ import {
 
 export type ConfiguredToolEntry = FawnConfig["tools"][number];
 
+/** What a `use:` value builds: a web tool, or one of the browser tools sharing a session. */
+export type ConfiguredToolBinding = WebToolBinding | { kind: "browser"; action: BrowserAction };
+
 /**
  * `use:` values of `tools:` entries and the Fawn tool each one builds. Fawn's own short names
  * take a `provider` option; the reference's class paths fix the provider, so a reference
  * config.yaml keeps working unchanged.
  */
-export const CONFIGURED_TOOL_USES: Readonly<Record<string, WebToolBinding>> = {
+export const CONFIGURED_TOOL_USES: Readonly<Record<string, ConfiguredToolBinding>> = {
   "fawn:web_search": { kind: "web_search" },
   "fawn:web_fetch": { kind: "web_fetch" },
   "fawn:image_search": { kind: "image_search" },
@@ -54,6 +63,12 @@ export const CONFIGURED_TOOL_USES: Readonly<Record<string, WebToolBinding>> = {
   ...referenceUses("web_capture_tool", (provider) => ({ kind: "web_capture", provider }), {
     browserless: "browserless",
   }),
+  ...Object.fromEntries(
+    BROWSER_ACTIONS.map((action) => [
+      `${BROWSER_USE_PREFIX}browser_${action}_tool`,
+      { kind: "browser", action } satisfies ConfiguredToolBinding,
+    ]),
+  ),
 };
 
 const FAWN_USES = Object.keys(CONFIGURED_TOOL_USES).filter((use) => use.startsWith("fawn:"));
@@ -65,13 +80,7 @@ export const SUPPORTED_USES_HINT = `Use one of ${FAWN_USES.join(", ")} with a pr
  * Reference tools Fawn does not build, with why and what to use instead, so neither startup
  * nor `fawn doctor` drops them silently.
  */
-export const UNAVAILABLE_TOOL_USES: ReadonlyArray<{ prefix: string; reason: string }> = [
-  {
-    prefix: "deerflow.community.browser_automation.tools:",
-    reason:
-      "browser automation needs a live browser session per thread, which Fawn does not run; for rendered pages use web_fetch with deerflow.community.browserless.tools:web_fetch_tool (or crawl4ai), and web_capture (deerflow.community.browserless.tools:web_capture_tool) for screenshots",
-  },
-];
+export const UNAVAILABLE_TOOL_USES: ReadonlyArray<{ prefix: string; reason: string }> = [];
 
 /** Why a `use` Fawn knows of builds nothing, or undefined. */
 export function unavailableToolReason(use: string): string | undefined {
@@ -105,15 +114,17 @@ export interface ConfiguredToolsOptions {
   reservedNames?: readonly string[];
   /** Test seams of the private-address check (DNS, which addresses are private). */
   fetchSeams?: FetchTargetSeams;
-  /** Thread folders, for tools that save files (web_capture). */
+  /** Thread folders, for tools that save files (web_capture); their home keys the browser pool. */
   paths?: FawnPaths;
+  /** The browser_navigate entry, when `entries` is a part of the config that lacks it. */
+  browserLaunchEntry?: ConfiguredToolEntry;
 }
 
 /**
  * The tools `config.yaml`'s `tools:` entries add to the lead agent. An unknown `use` or a bad
  * option is a ConfigError naming the entry; reference sandbox-tool entries are skipped (Fawn
- * always has those tools), and browser automation (not built, see UNAVAILABLE_TOOL_USES) and
- * community tools newer than Fawn are skipped with a warning, so a reference config still starts.
+ * always has those tools), and browser tools without Chromium and community tools newer than
+ * Fawn are skipped with a warning, so a reference config still starts.
  */
 export function createConfiguredTools(
   entries: readonly ConfiguredToolEntry[],
@@ -124,6 +135,7 @@ export function createConfiguredTools(
   const reserved = new Set(options.reservedNames ?? []);
   const taken = new Map<string, string>();
   const tools: StructuredToolInterface[] = [];
+  const browser = lazyBrowser(entries, options, logger);
   entries.forEach((entry, index) => {
     const where = `tools[${index}] "${entry.name}"`;
     const binding = CONFIGURED_TOOL_USES[entry.use];
@@ -143,6 +155,11 @@ export function createConfiguredTools(
       );
     }
     taken.set(entry.name, where);
+    if (binding.kind === "browser") {
+      const built = browserToolOf(entry, binding.action, where, browser(), options, logger);
+      if (built) tools.push(built);
+      return;
+    }
     tools.push(
       createWebTool(entry, binding, {
         where,

@@ -1,5 +1,8 @@
 import { ConfigError, describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
+import { browserUnavailableReason } from "./browser/browser-availability.js";
+import { parseBrowserSettings } from "./browser/browser-settings.js";
+import { BROWSER_LAUNCH_USE } from "./browser/browser-tools.js";
 import {
   CONFIGURED_TOOL_USES,
   type ConfiguredToolEntry,
@@ -30,6 +33,8 @@ export function describeConfiguredTools(
   entries: readonly ConfiguredToolEntry[],
   options: Pick<ConfiguredToolsOptions, "env" | "reservedNames"> = {},
 ): ConfiguredToolStatus[] {
+  // Every browser tool runs in the Chromium the navigate entry configures.
+  const launch = entries.find((entry) => entry.use === BROWSER_LAUNCH_USE);
   return entries.map((entry) => {
     const base = { name: entry.name, use: entry.use, group: entry.group ?? null };
     if (isBuiltInToolUse(entry.use)) {
@@ -45,11 +50,22 @@ export function describeConfiguredTools(
         detail: `not provided by Fawn. ${SUPPORTED_USES_HINT}`,
       };
     }
+    if (binding.kind === "browser") {
+      const unavailable = browserUnavailable(launch);
+      if (unavailable)
+        return { ...base, status: "unavailable", detail: `not built: ${unavailable}` };
+    }
     try {
       const warnings: string[] = [];
-      createConfiguredTools([entry], { ...options, logger: collectingLogger(warnings) });
+      createConfiguredTools([entry], {
+        ...options,
+        logger: collectingLogger(warnings),
+        ...(launch ? { browserLaunchEntry: launch } : {}),
+      });
       const provider =
-        binding.provider ?? (typeof entry.provider === "string" ? entry.provider : "");
+        binding.kind === "browser"
+          ? `Chromium at ${parseBrowserSettings(launch ?? {}, "browser tools").executablePath}`
+          : (binding.provider ?? (typeof entry.provider === "string" ? entry.provider : ""));
       // A missing key or an ignored option does not stop start-up, but the operator should know.
       const notes = warnings.map((line) => line.replace(/^config: tools\[0\] "[^"]*" /, ""));
       return {
@@ -62,6 +78,17 @@ export function describeConfiguredTools(
       return { ...base, status: "invalid", detail };
     }
   });
+}
+
+/** Why the browser tools cannot run with this launch entry; a bad entry is reported per entry. */
+function browserUnavailable(launch: ConfiguredToolEntry | undefined): string | undefined {
+  try {
+    return browserUnavailableReason(
+      parseBrowserSettings(launch ?? {}, "browser tools").executablePath,
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 function collectingLogger(lines: string[]): Logger {
