@@ -381,7 +381,9 @@ describe.skipIf(!hasChromium)(
       await row.getByRole("button", { name: /^Delete / }).click();
       const confirm = row.getByRole("button", { name: "Delete?" });
       await confirm.waitFor();
-      await page.keyboard.press("Escape");
+      // The confirm takes the focus, so the keyboard user's Escape lands on it.
+      await expect.poll(() => page.evaluate("document.activeElement?.textContent")).toBe("Delete?");
+      await confirm.press("Escape");
       await confirm.waitFor({ state: "detached" });
       await row.getByRole("button", { name: /^Delete / }).waitFor();
 
