@@ -369,6 +369,48 @@ describe.skipIf(!hasChromium)(
       await page.context().close();
     });
 
+    it("pins a chat to the top of the list and unpins it", async () => {
+      const page = await openPage("/", 1440);
+      await page.getByLabel("Model").selectOption("scripted");
+      const make = async (text: string): Promise<string> => {
+        await page.getByRole("button", { name: "New chat" }).first().click();
+        await page.waitForURL(`${server.url}/`);
+        await send(page, text);
+        await page.waitForURL(/\/chats\//);
+        await page.getByRole("button", { name: "Send" }).waitFor();
+        return page.url().split("/").at(-1) ?? "";
+      };
+      const older = await make("hello there");
+      const newer = await make("bye there");
+      const order = async (): Promise<string[]> =>
+        (await page.evaluate(
+          "[...document.querySelectorAll('.thread-open')].map((el) => el.dataset.threadId)",
+        )) as string[];
+      const first = async (): Promise<string | undefined> => (await order())[0];
+      await expect.poll(first).toBe(newer);
+      const olderRow = page.locator(".thread", {
+        has: page.locator(`[data-thread-id="${older}"]`),
+      });
+      await olderRow.getByRole("button", { name: /^Pin / }).click();
+      await expect.poll(first).toBe(older);
+      expect(
+        await olderRow.getByRole("button", { name: /^Unpin / }).getAttribute("aria-pressed"),
+      ).toBe("true");
+      await page.reload();
+      await expect.poll(first).toBe(older);
+      await olderRow.getByRole("button", { name: /^Unpin / }).click();
+      // Unpinned: no longer marked (its place is by last update again, and unpinning updated it).
+      await olderRow.getByRole("button", { name: /^Pin / }).waitFor();
+      expect(
+        await olderRow.getByRole("button", { name: /^Pin / }).getAttribute("aria-pressed"),
+      ).toBe("false");
+      const stored = (await (await fetch(`${server.url}/api/threads/${older}`)).json()) as {
+        metadata: Record<string, unknown>;
+      };
+      expect(stored.metadata.deerflow_pinned).toBe(false);
+      await page.context().close();
+    });
+
     it("cancels Delete? with Escape, and shows focus on the message box", async () => {
       const page = await openPage("/", 1440);
       await send(page, "hello");

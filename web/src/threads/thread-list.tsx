@@ -5,6 +5,8 @@ import { errorText } from "../api/error-text.js";
 export interface ThreadSummary {
   threadId: string;
   title: string;
+  /** Pinned chats come first (the server sorts them so; the reference's metadata key). */
+  pinned: boolean;
   updatedAt: string;
   status: string;
 }
@@ -40,9 +42,17 @@ export function summarize(thread: Thread): ThreadSummary {
     // Before the title middleware names it, a chat reads as its first message (the workspace
     // stores it in the thread's metadata when it creates the thread).
     title: title ?? previewOf(thread.metadata) ?? "New chat",
+    pinned: isRecord(thread.metadata) && thread.metadata[PINNED_KEY] === true,
     updatedAt: thread.updated_at,
     status: thread.status,
   };
+}
+
+/** Thread metadata key the reference's sidebar pins chats with; search puts them first. */
+const PINNED_KEY = "deerflow_pinned";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 /** Thread metadata key holding the first message of a chat, cut to `PREVIEW_CHARS`. */
@@ -75,6 +85,18 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
   const shown = needle
     ? list.threads.filter((thread) => thread.title.toLowerCase().includes(needle))
     : list.threads;
+
+  const togglePin = async (thread: ThreadSummary): Promise<void> => {
+    try {
+      await client.threads.update(thread.threadId, {
+        metadata: { [PINNED_KEY]: !thread.pinned },
+      });
+      setDeleteError(null);
+    } catch (caught) {
+      setDeleteError(errorText(caught).text);
+    }
+    list.refresh();
+  };
 
   const remove = async (threadId: string): Promise<void> => {
     setConfirming(null);
@@ -122,6 +144,15 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
             >
               <span className="thread-title">{thread.title}</span>
               {thread.status === "busy" && <span className="badge">running</span>}
+            </button>
+            <button
+              type="button"
+              className="icon small pin-toggle"
+              aria-label={`${thread.pinned ? "Unpin" : "Pin"} ${thread.title}`}
+              aria-pressed={thread.pinned}
+              onClick={() => void togglePin(thread)}
+            >
+              {thread.pinned ? "★" : "☆"}
             </button>
             {confirming === thread.threadId ? (
               <ConfirmDelete
