@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../../../core/errors.js";
+import { parseToolEntry } from "../web/web-tool-settings.js";
 
 /** Debian's Chromium package; `executable_path` overrides it. */
 export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
@@ -48,16 +48,7 @@ export function parseBrowserSettings(
   entry: Record<string, unknown>,
   where: string,
 ): BrowserSettings {
-  const parsed = browserEntrySchema.safeParse(entry);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join(".") || "(entry)"}: ${issue.message}`)
-      .join("; ");
-    throw new ConfigError(
-      `Invalid tool entry ${where}: ${problems}. Fix the entry in config.yaml.`,
-    );
-  }
-  const options = parsed.data;
+  const options = parseToolEntry(browserEntrySchema, entry, where);
   return {
     headless: options.headless,
     timeoutMs: options.timeout_ms,

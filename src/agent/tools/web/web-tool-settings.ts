@@ -96,16 +96,7 @@ export function parseWebToolSettings(
   entry: Record<string, unknown>,
   where: string,
 ): WebToolSettings {
-  const parsed = webToolEntrySchema.safeParse(entry);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.join(".") || "(entry)"}: ${issue.message}`)
-      .join("; ");
-    throw new ConfigError(
-      `Invalid tool entry ${where}: ${problems}. Fix the entry in config.yaml.`,
-    );
-  }
-  const { data: options } = parsed;
+  const options = parseToolEntry(webToolEntrySchema, entry, where);
   const explicit = options.timeout === -1 ? undefined : options.timeout;
   const timeout = options.timeout_seconds ?? explicit ?? options.timeout_s;
   return {
@@ -123,4 +114,21 @@ export function parseWebToolSettings(
     options,
     ignoredKeys: Object.keys(entry).filter((key) => !KNOWN_KEYS.has(key)),
   };
+}
+
+/**
+ * Validates a `tools:` entry against its schema; `where` names it in the error, which lists every
+ * problem by key. Shared by the web and browser tool entries.
+ */
+export function parseToolEntry<Schema extends z.ZodType>(
+  schema: Schema,
+  entry: Record<string, unknown>,
+  where: string,
+): z.output<Schema> {
+  const parsed = schema.safeParse(entry);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues
+    .map((issue) => `${issue.path.join(".") || "(entry)"}: ${issue.message}`)
+    .join("; ");
+  throw new ConfigError(`Invalid tool entry ${where}: ${problems}. Fix the entry in config.yaml.`);
 }
