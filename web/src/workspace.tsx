@@ -1,13 +1,30 @@
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { loadedExtensions } from "./api/extensions.js";
 import { apiFetch, apiJson } from "./api/http.js";
 import { createSdkClient } from "./api/sdk-client.js";
 import type { ModelInfo, ModelList, User } from "./api/types.js";
 import { ChatView } from "./chat/chat-view.js";
+import { useT } from "./i18n/locale-context.js";
+import { commonMessages } from "./i18n/messages/common.js";
 import { pathForRoute, pathForThread, type Route, routeFromPath } from "./routing.js";
 import { TEAMS_NAMESPACE } from "./teams/teams-api.js";
-import { TeamsPage } from "./teams/teams-page.js";
 import { ThreadList, useThreadList } from "./threads/thread-list.js";
+
+// Pages other than the chat load on first visit, so the first screen downloads only the chat.
+const TeamsPage = lazy(() =>
+  import("./teams/teams-page.js").then((m) => ({ default: m.TeamsPage })),
+);
+const SettingsPage = lazy(() =>
+  import("./settings/settings-page.js").then((m) => ({ default: m.SettingsPage })),
+);
+const AgentsPage = lazy(() =>
+  import("./agents/agents-page.js").then((m) => ({ default: m.AgentsPage })),
+);
+const ScheduledTasksPage = lazy(() =>
+  import("./scheduled-tasks/scheduled-tasks-page.js").then((m) => ({
+    default: m.ScheduledTasksPage,
+  })),
+);
 
 interface Props {
   user: User | null;
@@ -15,14 +32,15 @@ interface Props {
   onSignedOut: () => void;
 }
 
-/** Sidebar of threads + the chat (with its artifacts panel) or the Teams page; routes by the URL path. */
+/** Sidebar of threads and pages + the chat (with its artifacts panel) or another page; routes by the URL path. */
 export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
+  const t = useT(commonMessages);
   const client = useMemo(() => createSdkClient(), []);
   const threads = useThreadList(client);
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [teamsAvailable, setTeamsAvailable] = useState<boolean | null>(null);
-  const [route, setRoute] = useState(() => ({
-    ...routeOf(window.location.pathname),
+  const [route, setRoute] = useState<ViewRoute>(() => ({
+    ...routeFromPath(window.location.pathname),
     // Changes only when the user navigates, not when the SDK creates the thread of a new chat,
     // so the streaming chat is not remounted mid-run.
     view: 0,
@@ -30,7 +48,10 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
 
   useEffect(() => {
     const onPop = (): void =>
-      setRoute((current) => ({ ...routeOf(window.location.pathname), view: current.view + 1 }));
+      setRoute((current) => ({
+        ...routeFromPath(window.location.pathname),
+        view: current.view + 1,
+      }));
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, []);
@@ -59,7 +80,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   const go = useCallback((next: Route) => {
     setMenuOpen(false);
     window.history.pushState(null, "", pathForRoute(next));
-    setRoute((current) => ({ ...routeOf(pathForRoute(next)), view: current.view + 1 }));
+    setRoute((current) => ({ ...routeFromPath(pathForRoute(next)), view: current.view + 1 }));
   }, []);
   const navigate = useCallback((threadId: string | null) => go({ page: "chat", threadId }), [go]);
   const openTeam = useCallback((teamId: string | null) => go({ page: "teams", teamId }), [go]);
@@ -68,7 +89,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     (threadId: string) => {
       // replaceState, not navigation: the chat that is streaming stays mounted.
       window.history.replaceState(null, "", pathForThread(threadId));
-      setRoute((current) => ({ ...current, threadId }));
+      setRoute((current) => ({ ...current, page: "chat", threadId }));
       threads.refresh();
     },
     [threads.refresh],
@@ -78,6 +99,13 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     await apiFetch("/auth/logout", { method: "POST" }).catch(() => undefined);
     onSignedOut();
   };
+
+  const pages: { route: Route; label: string; shown: boolean }[] = [
+    { route: { page: "teams", teamId: null }, label: t("teams"), shown: teamsAvailable === true },
+    { route: { page: "agents" }, label: t("agents"), shown: true },
+    { route: { page: "scheduled-tasks" }, label: t("scheduledTasks"), shown: true },
+    { route: { page: "settings", section: null }, label: t("settings"), shown: true },
+  ];
 
   return (
     <div className={menuOpen ? "workspace menu-open" : "workspace"}>
@@ -92,12 +120,12 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
         >
           ☰
         </button>
-        <span className="brand">Fawn</span>
+        <span className="brand">{t("brand")}</span>
         <button
           type="button"
           className="icon"
-          aria-label="New chat"
-          title="New chat"
+          aria-label={t("newChat")}
+          title={t("newChat")}
           onClick={() => navigate(null)}
         >
           +
@@ -107,33 +135,37 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
         <div className="drawer-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
       )}
       <aside className="sidebar" id="workspace-sidebar">
-        <div className="brand">Fawn</div>
+        <div className="brand">{t("brand")}</div>
         <button type="button" className="primary new-chat" onClick={() => navigate(null)}>
-          New chat
+          {t("newChat")}
         </button>
-        {teamsAvailable && (
-          <nav className="workspace-nav" aria-label="Workspace">
-            <a
-              href="/teams"
-              className="nav-link"
-              aria-current={route.teams ? "page" : undefined}
-              onClick={(event) => {
-                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-                event.preventDefault();
-                openTeam(null);
-              }}
-            >
-              Teams
-            </a>
-          </nav>
-        )}
+        <nav className="workspace-nav" aria-label="Workspace">
+          {pages
+            .filter((entry) => entry.shown)
+            .map((entry) => (
+              <a
+                key={entry.route.page}
+                href={pathForRoute(entry.route)}
+                className="nav-link"
+                aria-current={route.page === entry.route.page ? "page" : undefined}
+                onClick={(event) => {
+                  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+                    return;
+                  event.preventDefault();
+                  go(entry.route);
+                }}
+              >
+                {entry.label}
+              </a>
+            ))}
+        </nav>
         <ThreadList
           list={threads}
           client={client}
-          activeThreadId={route.threadId}
+          activeThreadId={route.page === "chat" ? route.threadId : null}
           onOpen={(threadId) => navigate(threadId)}
           onDeleted={(threadId) => {
-            if (threadId === route.threadId) navigate(null);
+            if (route.page === "chat" && threadId === route.threadId) navigate(null);
           }}
         />
         {authMode === "local" && user && (
@@ -145,42 +177,47 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           </div>
         )}
       </aside>
-      {route.teams === null ? (
-        <ChatView
-          key={route.view}
-          client={client}
-          initialThreadId={route.threadId}
-          models={models}
-          onThreadCreated={onThreadCreated}
-          onRunFinished={threads.refresh}
-          onNewChat={() => navigate(null)}
-          onOpenThread={(threadId) => {
-            threads.refresh();
-            navigate(threadId);
-          }}
-        />
-      ) : teamsAvailable === false ? (
-        <section className="teams-page" aria-label="Teams">
-          <p className="notice teams-body">This server does not run the agent-teams plugin.</p>
-        </section>
-      ) : (
-        <TeamsPage
-          teamId={route.teams.teamId}
-          onOpenTeam={openTeam}
-          onOpenThread={(threadId) => navigate(threadId)}
-        />
-      )}
+      <Suspense fallback={<div className="page-loading">{t("loading")}</div>}>
+        {route.page === "chat" ? (
+          <ChatView
+            key={route.view}
+            client={client}
+            initialThreadId={route.threadId}
+            models={models}
+            onThreadCreated={onThreadCreated}
+            onRunFinished={threads.refresh}
+            onNewChat={() => navigate(null)}
+            onOpenThread={(threadId) => {
+              threads.refresh();
+              navigate(threadId);
+            }}
+          />
+        ) : route.page === "teams" ? (
+          teamsAvailable === false ? (
+            <section className="teams-page" aria-label="Teams">
+              <p className="notice teams-body">This server does not run the agent-teams plugin.</p>
+            </section>
+          ) : (
+            <TeamsPage
+              teamId={route.teamId}
+              onOpenTeam={openTeam}
+              onOpenThread={(threadId) => navigate(threadId)}
+            />
+          )
+        ) : route.page === "settings" ? (
+          <SettingsPage
+            section={route.section}
+            models={models}
+            onSection={(section) => go({ page: "settings", section })}
+          />
+        ) : route.page === "agents" ? (
+          <AgentsPage onOpenThread={(threadId) => navigate(threadId)} />
+        ) : (
+          <ScheduledTasksPage onOpenThread={(threadId) => navigate(threadId)} />
+        )}
+      </Suspense>
     </div>
   );
 }
 
-/** The chat's thread (null on the Teams page, where `teams` names the open team). */
-function routeOf(pathname: string): {
-  threadId: string | null;
-  teams: { teamId: string | null } | null;
-} {
-  const route = routeFromPath(pathname);
-  return route.page === "chat"
-    ? { threadId: route.threadId, teams: null }
-    : { threadId: null, teams: { teamId: route.teamId } };
-}
+type ViewRoute = Route & { view: number };
