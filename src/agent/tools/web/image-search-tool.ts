@@ -1,20 +1,8 @@
-import { type StructuredToolInterface, tool } from "@langchain/core/tools";
-import { z } from "zod";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Logger } from "../../../core/logger.js";
 import { formatImageResults } from "./images/format-image-results.js";
 import type { ImageSearchProvider } from "./images/image-search-provider.js";
-import { describeWebToolFailure } from "./web-tool-error.js";
-
-const imageSearchInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(400)
-    .describe(
-      'What the images should show; be specific ("red fox kit in snow, photo" rather than "fox").',
-    ),
-});
+import { createQueryTool } from "./query-tool.js";
 
 export interface ImageSearchToolOptions {
   /** The tool name the model calls (the config entry's `name`, normally `image_search`). */
@@ -28,30 +16,12 @@ export interface ImageSearchToolOptions {
 
 /** `image_search(query)`: numbered images (title, image URL, preview, source page). */
 export function createImageSearchTool(options: ImageSearchToolOptions): StructuredToolInterface {
-  const { provider, logger } = options;
-  return tool(
-    async ({ query }, config) => {
-      try {
-        const results = await provider.search({
-          query,
-          maxResults: options.maxResults,
-          ...(config?.signal ? { signal: config.signal } : {}),
-        });
-        return formatImageResults(query, results.slice(0, options.maxResults));
-      } catch (error) {
-        const text = describeWebToolFailure(
-          error,
-          `Searching images with ${provider.label}`,
-          options.secrets,
-        );
-        logger.warn({ tool: options.name, provider: provider.label }, text);
-        return text;
-      }
-    },
-    {
-      name: options.name,
-      description: `Search for images online (${provider.label}) and get up to ${options.maxResults} image URLs with previews and source pages. Use it to find reference images (people, objects, places, styles) before generating or describing images.`,
-      schema: imageSearchInput,
-    },
-  );
+  return createQueryTool({
+    ...options,
+    description: `Search for images online (${options.provider.label}) and get up to ${options.maxResults} image URLs with previews and source pages. Use it to find reference images (people, objects, places, styles) before generating or describing images.`,
+    queryHint:
+      'What the images should show; be specific ("red fox kit in snow, photo" rather than "fox").',
+    format: formatImageResults,
+    failurePrefix: `Searching images with ${options.provider.label}`,
+  });
 }
