@@ -3,21 +3,15 @@
  * A scripted model opens a local page, clicks its link and answers; the run goes through the
  * real runtime under the blocking-IO gate (a sync call in the browser tools would fail it).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-factory.js";
-import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
-import { parseConfig } from "../../src/core/config/load-config.js";
-import { createMemoryStores } from "../../src/stores/memory/stores.js";
-import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
-import { within } from "../helpers/latch.js";
+import type { Fawn } from "../../src/app/create-fawn.js";
 import { CHROMIUM_PATH, requireChromium } from "../web/helpers/chromium.js";
+import { runToEnd, startScriptedLeadAgent } from "./helpers/scripted-lead-agent.js";
 
 const hasChromium = await requireChromium();
 let home: string;
@@ -58,52 +52,28 @@ describe.runIf(hasChromium)("browser tools in the lead agent", () => {
         ],
       },
     ];
-    await writeFile(join(home, "browse.json"), JSON.stringify(script));
     const use = (tool: string) =>
       `deerflow.community.browser_automation.tools:browser_${tool}_tool`;
-    const { config } = parseConfig(
-      {
-        models: [{ name: "browser", use: "scripted", model: "b", script: "browse.json" }],
-        tools: [
-          {
-            name: "browser_navigate",
-            group: "browser",
-            use: use("navigate"),
-            executable_path: CHROMIUM_PATH,
-            allow_private_addresses: true,
-          },
-          { name: "browser_click", group: "browser", use: use("click") },
-        ],
-      },
-      { env: { FAWN_HOME: home } },
-    );
-    const checkpointer = new MemorySaver();
-    fawn = await createFawn({
-      config,
-      stores: createMemoryStores(),
-      checkpointer,
-      agentFactory: createLeadAgentFactory({ config, checkpointer, baseDir: home, env: {} }),
-      runContext: { spawnHousekeeping: () => undefined },
+    const agent = await startScriptedLeadAgent({
+      home,
+      script,
+      tools: [
+        {
+          name: "browser_navigate",
+          group: "browser",
+          use: use("navigate"),
+          executable_path: CHROMIUM_PATH,
+          allow_private_addresses: true,
+        },
+        { name: "browser_click", group: "browser", use: use("click") },
+      ],
     });
-    const instance = fawn;
-    const record = await withBlockingIoGate(async () => {
-      const submitted = await instance.runs.submit({
-        threadId: "browser-thread",
-        invocation: { input: { messages: [new HumanMessage("Please browse the site")] } },
-      });
-      await within(
-        submitted.task ? submitted.task.settled().then(() => undefined) : Promise.resolve(),
-        30_000,
-        "the browsing run did not finish",
-      );
-      return submitted;
-    });
-    const row = await instance.stores.runs.get(record.runId);
-    expect(row?.error ?? null).toBeNull();
-    expect(row?.status).toBe("success");
-    const saved = await checkpointer.getTuple({ configurable: { thread_id: "browser-thread" } });
-    const messages = (saved?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
-    const results = messages.filter((message) => ToolMessage.isInstance(message));
+    fawn = agent.fawn;
+    const run = await runToEnd(agent, "browser-thread", "Please browse the site", 30_000);
+    expect(run.error).toBeNull();
+    expect(run.status).toBe("success");
+    const results = run.toolResults;
+    const messages = run.messages;
     expect(results.map((message) => message.name)).toEqual(["browser_navigate", "browser_click"]);
     expect(String(results[0]?.content)).toMatch(/Title: Start\n\n.*\n\[1\] a: Onward/);
     expect(String(results[1]?.content)).toMatch(

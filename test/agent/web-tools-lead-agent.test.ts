@@ -4,20 +4,20 @@
  * with web_fetch, and answers; the run goes through the real runtime (createFawn → worker →
  * journal) and ends in success with the tool results in the thread state.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLeadAgentFactory } from "../../src/agent/lead-agent/lead-agent-factory.js";
-import { createFawn, type Fawn } from "../../src/app/create-fawn.js";
+import type { Fawn } from "../../src/app/create-fawn.js";
 import { servedAgent } from "../../src/cli/served-agent.js";
 import { parseConfig } from "../../src/core/config/load-config.js";
 import { rootLogger } from "../../src/core/logger.js";
-import { createMemoryStores } from "../../src/stores/memory/stores.js";
-import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
-import { within } from "../helpers/latch.js";
+import {
+  runToEnd,
+  type ScriptedLeadAgent,
+  startScriptedLeadAgent,
+} from "./helpers/scripted-lead-agent.js";
 import { startWebFixture, type WebFixture } from "./web-fixture-server.js";
 
 let home: string;
@@ -36,75 +36,46 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function startResearchAgent() {
-  const script = [
-    {
-      match: "research",
-      turns: [
-        {
-          content: "Searching first.",
-          tool_calls: [{ name: "web_search", args: { query: "fawn" } }],
-        },
-        { tool_calls: [{ name: "web_fetch", args: { url: `${fixture.url}/page.html` } }] },
-        { content: "Fawn reads pages, says the article." },
-      ],
-    },
-  ];
-  await writeFile(join(home, "research.json"), JSON.stringify(script));
-  const { config } = parseConfig(
-    {
-      models: [{ name: "researcher", use: "scripted", model: "r", script: "research.json" }],
-      tools: [
-        {
-          name: "web_search",
-          group: "web",
-          use: "deerflow.community.searxng.tools:web_search_tool",
-          base_url: `${fixture.url}/searx`,
-          max_results: 2,
-        },
-        // The page lives on 127.0.0.1, so this entry must allow private networks.
-        { name: "web_fetch", group: "web", use: "fawn:web_fetch", allow_private_network: true },
-        { name: "ls", group: "file:read", use: "deerflow.sandbox.tools:ls_tool" },
-      ],
-    },
-    { env: { FAWN_HOME: home } },
-  );
-  const checkpointer = new MemorySaver();
-  fawn = await createFawn({
-    config,
-    stores: createMemoryStores(),
-    checkpointer,
-    agentFactory: createLeadAgentFactory({ config, checkpointer, baseDir: home, env: {} }),
-    runContext: { spawnHousekeeping: () => undefined },
+function startResearchAgent(): Promise<ScriptedLeadAgent> {
+  return startScriptedLeadAgent({
+    home,
+    script: [
+      {
+        match: "research",
+        turns: [
+          {
+            content: "Searching first.",
+            tool_calls: [{ name: "web_search", args: { query: "fawn" } }],
+          },
+          { tool_calls: [{ name: "web_fetch", args: { url: `${fixture.url}/page.html` } }] },
+          { content: "Fawn reads pages, says the article." },
+        ],
+      },
+    ],
+    tools: [
+      {
+        name: "web_search",
+        group: "web",
+        use: "deerflow.community.searxng.tools:web_search_tool",
+        base_url: `${fixture.url}/searx`,
+        max_results: 2,
+      },
+      // The page lives on 127.0.0.1, so this entry must allow private networks.
+      { name: "web_fetch", group: "web", use: "fawn:web_fetch", allow_private_network: true },
+      { name: "ls", group: "file:read", use: "deerflow.sandbox.tools:ls_tool" },
+    ],
   });
-  return { instance: fawn, checkpointer };
 }
 
 describe("web tools in the lead agent", () => {
   it("a scripted run calls web_search then web_fetch and answers from the page", async () => {
-    const { instance, checkpointer } = await startResearchAgent();
-    // Under the blocking-IO gate: a sync call anywhere in the web tools would fail the run.
-    const record = await withBlockingIoGate(async () => {
-      const submitted = await instance.runs.submit({
-        threadId: "web-thread",
-        invocation: { input: { messages: [new HumanMessage("Please research fawns")] } },
-      });
-      await within(
-        submitted.task ? submitted.task.settled().then(() => undefined) : Promise.resolve(),
-        15_000,
-        "the research run did not finish",
-      );
-      return submitted;
-    });
-    const row = await instance.stores.runs.get(record.runId);
-    expect(row?.error ?? null).toBeNull();
-    expect(row?.status).toBe("success");
-
-    const saved = await checkpointer.getTuple({ configurable: { thread_id: "web-thread" } });
-    const messages = (saved?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
-    const results = messages.filter((message) => ToolMessage.isInstance(message));
-    expect(results.map((message) => message.name)).toEqual(["web_search", "web_fetch"]);
-    const [searchResult, fetchResult] = results.map((message) => String(message.content));
+    const agent = await startResearchAgent();
+    fawn = agent.fawn;
+    const run = await runToEnd(agent, "web-thread", "Please research fawns");
+    expect(run.error).toBeNull();
+    expect(run.status).toBe("success");
+    expect(run.toolResults.map((message) => message.name)).toEqual(["web_search", "web_fetch"]);
+    const [searchResult, fetchResult] = run.toolResults.map((message) => String(message.content));
     expect(searchResult).toBe(
       [
         'Search results for "fawn":',
@@ -121,9 +92,9 @@ describe("web tools in the lead agent", () => {
     expect(fetchResult).toMatch(
       /^# Fawn & the Web\n\nSource: .*\/page\.html \(text\/html\)\n\n# Fawn reads pages/,
     );
-    expect(String(messages.at(-1)?.content)).toBe("Fawn reads pages, says the article.");
+    expect(String(run.messages.at(-1)?.content)).toBe("Fawn reads pages, says the article.");
 
-    const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
+    const events = await agent.fawn.stores.events.listEvents(run.threadId, run.runId, {});
     const types = events.map((event) => event.event_type);
     expect(types.filter((type) => type === "llm.tool.result")).toHaveLength(2);
     expect(types.filter((type) => type === "run.terminal")).toHaveLength(1);
