@@ -69,7 +69,9 @@ describe.runIf(hasChromium)("browser tools in the lead agent", () => {
       ],
     });
     fawn = agent.fawn;
-    const run = await runToEnd(agent, "browser-thread", "Please browse the site", 30_000);
+    const run = await runToEnd(agent, "browser-thread", "Please browse the site", {
+      timeoutMs: 30_000,
+    });
     expect(run.error).toBeNull();
     expect(run.status).toBe("success");
     const results = run.toolResults;

@@ -21,13 +21,15 @@ export interface ScriptedLeadAgent {
 export async function startScriptedLeadAgent(options: {
   home: string;
   script: unknown[];
-  tools: Record<string, unknown>[];
+  tools?: Record<string, unknown>[];
+  /** The factory's environment (e.g. an MCP stdio allowlist). */
+  env?: Record<string, string>;
 }): Promise<ScriptedLeadAgent> {
   await writeFile(join(options.home, "script.json"), JSON.stringify(options.script));
   const { config } = parseConfig(
     {
       models: [{ name: "scripted", use: "scripted", model: "s", script: "script.json" }],
-      tools: options.tools,
+      ...(options.tools ? { tools: options.tools } : {}),
     },
     { env: { FAWN_HOME: options.home } },
   );
@@ -40,7 +42,7 @@ export async function startScriptedLeadAgent(options: {
       config,
       checkpointer,
       baseDir: options.home,
-      env: {},
+      env: options.env ?? {},
     }),
     runContext: { spawnHousekeeping: () => undefined },
   });
@@ -65,13 +67,17 @@ export async function runToEnd(
   agent: ScriptedLeadAgent,
   threadId: string,
   text: string,
-  timeoutMs = 15_000,
+  options: { timeoutMs?: number; configurable?: Record<string, unknown> } = {},
 ): Promise<FinishedRun> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
   const { fawn, checkpointer } = agent;
   const record = await withBlockingIoGate(async () => {
     const submitted = await fawn.runs.submit({
       threadId,
-      invocation: { input: { messages: [new HumanMessage(text)] } },
+      invocation: {
+        input: { messages: [new HumanMessage(text)] },
+        ...(options.configurable ? { config: { configurable: options.configurable } } : {}),
+      },
     });
     await within(
       submitted.task ? submitted.task.settled().then(() => undefined) : Promise.resolve(),

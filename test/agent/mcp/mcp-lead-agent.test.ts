@@ -8,23 +8,19 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLeadAgentFactory } from "../../../src/agent/lead-agent/lead-agent-factory.js";
-import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
-import { parseConfig } from "../../../src/core/config/load-config.js";
-import type { RunRecord } from "../../../src/runtime/run-record.js";
-import { createMemoryStores } from "../../../src/stores/memory/stores.js";
+import type { Fawn } from "../../../src/app/create-fawn.js";
 import { type McpHttpFixture, startMcpHttpFixture } from "../../fixtures/mcp/http-server.js";
-import { withBlockingIoGate } from "../../helpers/blocking-io-gate.js";
-import { within } from "../../helpers/latch.js";
+import {
+  runToEnd,
+  type ScriptedLeadAgent,
+  startScriptedLeadAgent,
+} from "../helpers/scripted-lead-agent.js";
 import { isAlive, STDIO_SERVER, waitUntilGone } from "./mcp-test-support.js";
 
 let home: string;
 let http: McpHttpFixture;
 let fawn: Fawn | undefined;
-let checkpointer: MemorySaver;
 
 const SCRIPT = [
   {
@@ -77,51 +73,15 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function startFawn(servers: Record<string, unknown>): Promise<Fawn> {
-  await writeFile(join(home, "script.json"), JSON.stringify(SCRIPT));
+async function startFawn(servers: Record<string, unknown>): Promise<ScriptedLeadAgent> {
   await writeFile(join(home, "extensions_config.json"), JSON.stringify({ mcpServers: servers }));
-  const { config } = parseConfig(
-    { models: [{ name: "scripted", use: "scripted", model: "s", script: "script.json" }] },
-    { env: { FAWN_HOME: home } },
-  );
-  checkpointer = new MemorySaver();
-  fawn = await createFawn({
-    config,
-    stores: createMemoryStores(),
-    checkpointer,
-    agentFactory: createLeadAgentFactory({
-      config,
-      checkpointer,
-      baseDir: home,
-      env: { FAWN_MCP_STDIO_COMMAND_ALLOWLIST: "node" },
-    }),
-    runContext: { spawnHousekeeping: () => undefined },
+  const agent = await startScriptedLeadAgent({
+    home,
+    script: SCRIPT,
+    env: { FAWN_MCP_STDIO_COMMAND_ALLOWLIST: "node" },
   });
-  return fawn;
-}
-
-function settledOf(record: RunRecord): Promise<void> {
-  return record.task ? record.task.settled().then(() => undefined) : Promise.resolve();
-}
-
-async function runToEnd(instance: Fawn, threadId: string, text: string, subagents = false) {
-  return withBlockingIoGate(async () => {
-    const record = await instance.runs.submit({
-      threadId,
-      invocation: {
-        input: { messages: [new HumanMessage(text)] },
-        ...(subagents ? { config: { configurable: { subagent_enabled: true } } } : {}),
-      },
-    });
-    await within(settledOf(record), 20_000, "the run did not finish");
-    return record;
-  });
-}
-
-async function toolMessages(threadId: string): Promise<ToolMessage[]> {
-  const saved = await checkpointer.getTuple({ configurable: { thread_id: threadId } });
-  const messages = (saved?.checkpoint.channel_values.messages ?? []) as BaseMessage[];
-  return messages.filter((message) => ToolMessage.isInstance(message));
+  fawn = agent.fawn;
+  return agent;
 }
 
 const FIXTURE_SERVERS = {
@@ -132,17 +92,16 @@ const FIXTURE_SERVERS = {
 
 describe("MCP tools in lead-agent runs", () => {
   it("the agent calls stdio and HTTP MCP tools and reads their results; close() ends the child", async () => {
-    const instance = await startFawn({
+    const agent = await startFawn({
       ...FIXTURE_SERVERS,
       remote: { type: "http", url: "$REMOTE_URL" },
     });
     // `$REMOTE_URL` is unset in the factory's env: that entry is reported and skipped.
-    const record = await runToEnd(instance, "mcp-thread", "Use the tools please");
-    const row = await instance.stores.runs.get(record.runId);
-    expect(row?.error ?? null).toBeNull();
-    expect(row?.status).toBe("success");
+    const run = await runToEnd(agent, "mcp-thread", "Use the tools please", { timeoutMs: 20_000 });
+    expect(run.error).toBeNull();
+    expect(run.status).toBe("success");
 
-    const results = await toolMessages("mcp-thread");
+    const results = run.toolResults;
     const byName = new Map(results.map((message) => [message.name, message]));
     expect(String(byName.get("fx_echo")?.content)).toBe("echo: hello");
     expect(byName.get("fx_echo")?.status).not.toBe("error");
@@ -156,26 +115,28 @@ describe("MCP tools in lead-agent runs", () => {
 
     const pid = Number(byName.get("fx_whoami")?.content);
     expect(isAlive(pid)).toBe(true);
-    await instance.close();
+    await agent.fawn.close();
     fawn = undefined;
     await waitUntilGone(pid);
     expect(isAlive(pid)).toBe(false);
   });
 
   it("reads an HTTP MCP tool's answer in a run", async () => {
-    const instance = await startFawn({ ...FIXTURE_SERVERS, remote: { url: http.url } });
-    await runToEnd(instance, "http-thread", "Use the tools please");
-    const results = await toolMessages("http-thread");
-    const lookup = results.find((message) => message.name === "lookup");
+    const agent = await startFawn({ ...FIXTURE_SERVERS, remote: { url: http.url } });
+    const run = await runToEnd(agent, "http-thread", "Use the tools please", { timeoutMs: 20_000 });
+    const lookup = run.toolResults.find((message) => message.name === "lookup");
     expect(lookup?.status).not.toBe("error");
     expect(String(lookup?.content)).toBe("Paris");
   });
 
   it("a general-purpose sub-agent inherits the MCP tools", async () => {
-    const instance = await startFawn({ ...FIXTURE_SERVERS, remote: { url: http.url } });
-    const record = await runToEnd(instance, "sub-thread", "Delegate the lookup", true);
-    expect((await instance.stores.runs.get(record.runId))?.status).toBe("success");
-    const events = await instance.stores.events.listEvents(record.threadId, record.runId, {});
+    const agent = await startFawn({ ...FIXTURE_SERVERS, remote: { url: http.url } });
+    const run = await runToEnd(agent, "sub-thread", "Delegate the lookup", {
+      timeoutMs: 20_000,
+      configurable: { subagent_enabled: true },
+    });
+    expect(run.status).toBe("success");
+    const events = await agent.fawn.stores.events.listEvents(run.threadId, run.runId, {});
     const end = events.find((event) => event.event_type === "subagent.end");
     expect(end?.content).toMatchObject({ status: "completed", result: "Sub-agent looked it up." });
     // Only the sub-agent called `lookup`: the call reached the MCP server.
