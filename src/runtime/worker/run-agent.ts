@@ -36,14 +36,17 @@ export async function runAgent(
   hostSignal: AbortSignal,
 ): Promise<void> {
   const { ctx } = request;
+  // Every line the run logs carries its ids: the journal, the finalizer and the agent get this.
   const logger = (ctx.logger ?? rootLogger).child({
     runId: record.runId,
     threadId: record.threadId,
+    userId: record.userId,
   });
+  const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
   // The journal records the lead agent's own human messages, so they are named (given ids)
   // before the graph runs; any other graph gets its input exactly as the caller sent it.
   const input =
-    (request.graphId ?? LEAD_AGENT_GRAPH_ID) === LEAD_AGENT_GRAPH_ID
+    graphId === LEAD_AGENT_GRAPH_ID
       ? identifyRunInput(request.graphInput)
       : { graphInput: request.graphInput, humanMessages: [] };
   const fence = manager.writeFence(record);
@@ -81,6 +84,15 @@ export async function runAgent(
     // The graph writes checkpoints through this view: a woken ex-owner's puts are refused.
     checkpointer: ctx.checkpointer ? checkpointerForRun(ctx.checkpointer, fence) : null,
     preparedRelease: null,
+    trace:
+      ctx.tracing?.startRun({
+        runId: record.runId,
+        threadId: record.threadId,
+        userId: record.userId,
+        assistantId: record.assistantId,
+        graphId,
+        admittedAt: record.createdAt,
+      }) ?? null,
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -106,6 +118,7 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       return;
     }
     f.started = true;
+    f.trace?.started();
     f.leaseStarted = await bridge.startProducerLease(record.runId);
     if (!record.ownershipLost) {
       await ctx.threadStore

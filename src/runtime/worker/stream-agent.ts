@@ -56,6 +56,7 @@ export async function streamAgent(
   const publish = serialPublisher(f);
   const partial = plan.partialMessages ? new PartialMessages() : null;
   const callbacks: unknown[] = journal ? [journal] : [];
+  if (f.trace) callbacks.push(...f.trace.callbacks);
   if (plan.events || partial) {
     callbacks.push(
       new StreamEventsHandler(async (event) => {
