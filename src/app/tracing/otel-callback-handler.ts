@@ -37,6 +37,8 @@ interface TrackedRun {
   kind: "agent" | "model" | "tool" | "chain";
   span: Span | null;
   context: Context;
+  /** A model call whose request named no model. */
+  unnamed?: boolean;
 }
 
 type Serialized = { id?: string[]; name?: string };
@@ -129,7 +131,11 @@ export class OtelCallbackHandler extends BaseCallbackHandler {
       const usage = usageOf(output);
       if (usage.input !== undefined) span.setAttribute(GEN_AI_USAGE_INPUT_TOKENS, usage.input);
       if (usage.output !== undefined) span.setAttribute(GEN_AI_USAGE_OUTPUT_TOKENS, usage.output);
-      if (usage.model) span.setAttribute(GEN_AI_RESPONSE_MODEL, usage.model);
+      if (usage.model) {
+        span.setAttribute(GEN_AI_RESPONSE_MODEL, usage.model);
+        // A model that names itself only in its answer (the scripted one) names its span then.
+        if (this.runs.get(runId)?.unnamed) span.updateName(`chat ${usage.model}`);
+      }
       if (usage.finishReasons.length > 0) {
         span.setAttribute(GEN_AI_RESPONSE_FINISH_REASONS, usage.finishReasons);
       }
@@ -224,6 +230,8 @@ export class OtelCallbackHandler extends BaseCallbackHandler {
       attributes,
       SpanKind.CLIENT,
     );
+    const run = this.runs.get(runId);
+    if (run && !model) run.unnamed = true;
   }
 
   private open(
