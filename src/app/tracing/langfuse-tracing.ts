@@ -3,7 +3,7 @@ import type { ChainValues } from "@langchain/core/utils/types";
 import { CallbackHandler } from "@langfuse/langchain";
 import { LangfuseSpanProcessor } from "@langfuse/otel";
 import { setLangfuseTracerProvider } from "@langfuse/tracing";
-import type { Context } from "@opentelemetry/api";
+import type { Attributes, Context } from "@opentelemetry/api";
 import {
   BasicTracerProvider,
   type ReadableSpan,
@@ -35,15 +35,9 @@ export class LangfuseTracing {
 
   /** The run's handler: a thread is a Langfuse session; the trace carries the run's ids. */
   handlerFor(run: TracedRun): CallbackHandler {
-    return new RoutedCallbackHandler(this.processor, {
-      sessionId: run.threadId,
-      ...(run.userId ? { userId: run.userId } : {}),
-      traceMetadata: {
-        run_id: run.runId,
-        thread_id: run.threadId,
-        graph_id: run.graphId,
-        ...(run.assistantId ? { assistant_id: run.assistantId } : {}),
-      },
+    return new RoutedCallbackHandler({
+      processor: this.processor,
+      attributes: traceAttributesOf(run),
     });
   }
 
@@ -58,13 +52,31 @@ export class LangfuseTracing {
   }
 }
 
-/** A handler that names its Fawn's processor while it starts spans (see `TraceRouter`). */
+/** Where a trace goes, and the trace-level attributes each of its spans carries. */
+interface TraceRoute {
+  processor: SpanProcessor;
+  attributes: Attributes;
+}
+
+/**
+ * Langfuse's trace attributes (its `propagateAttributes` would carry them through the OTel
+ * context, which needs a global context manager; the router stamps them on each span instead).
+ */
+function traceAttributesOf(run: TracedRun): Attributes {
+  return {
+    "session.id": run.threadId,
+    ...(run.userId ? { "user.id": run.userId } : {}),
+    "langfuse.trace.name": run.assistantId ?? run.graphId,
+    "langfuse.trace.metadata.run_id": run.runId,
+    "langfuse.trace.metadata.thread_id": run.threadId,
+    "langfuse.trace.metadata.graph_id": run.graphId,
+  };
+}
+
+/** A handler that names its route while it starts spans (see `TraceRouter`). */
 class RoutedCallbackHandler extends CallbackHandler {
-  constructor(
-    private readonly processor: SpanProcessor,
-    params: ConstructorParameters<typeof CallbackHandler>[0],
-  ) {
-    super(params);
+  constructor(private readonly route: TraceRoute) {
+    super();
   }
 
   // Only the graph's root chain starts a trace; every other span has a parent in that trace.
@@ -79,7 +91,7 @@ class RoutedCallbackHandler extends CallbackHandler {
     name?: string,
   ): Promise<void> {
     const router = langfuseRouter();
-    router.starting = this.processor;
+    router.starting = this.route;
     try {
       // Langfuse starts the span synchronously, before the handler's first await.
       return super.handleChainStart(
@@ -103,9 +115,9 @@ class RoutedCallbackHandler extends CallbackHandler {
  * that was starting it, and every other span to its trace's processor.
  */
 class TraceRouter implements SpanProcessor {
-  starting: SpanProcessor | null = null;
+  starting: TraceRoute | null = null;
   private readonly processors = new Set<SpanProcessor>();
-  private readonly byTrace = new Map<string, SpanProcessor>();
+  private readonly byTrace = new Map<string, TraceRoute>();
 
   add(processor: SpanProcessor): void {
     this.processors.add(processor);
@@ -113,25 +125,28 @@ class TraceRouter implements SpanProcessor {
 
   remove(processor: SpanProcessor): void {
     this.processors.delete(processor);
-    for (const [traceId, owner] of this.byTrace)
-      if (owner === processor) this.byTrace.delete(traceId);
+    for (const [traceId, route] of this.byTrace) {
+      if (route.processor === processor) this.byTrace.delete(traceId);
+    }
   }
 
   onStart(span: Span, parentContext: Context): void {
     const traceId = span.spanContext().traceId;
-    let target = this.byTrace.get(traceId);
-    if (!target && this.starting && this.processors.has(this.starting)) {
-      target = this.starting;
-      this.byTrace.set(traceId, target);
+    let route = this.byTrace.get(traceId);
+    if (!route && this.starting && this.processors.has(this.starting.processor)) {
+      route = this.starting;
+      this.byTrace.set(traceId, route);
     }
-    target?.onStart(span, parentContext);
+    if (!route) return;
+    span.setAttributes(route.attributes);
+    route.processor.onStart(span, parentContext);
   }
 
   onEnd(span: ReadableSpan): void {
     const traceId = span.spanContext().traceId;
-    const target = this.byTrace.get(traceId);
-    target?.onEnd(span);
-    if (target && !span.parentSpanContext) this.byTrace.delete(traceId);
+    const route = this.byTrace.get(traceId);
+    route?.processor.onEnd(span);
+    if (route && !span.parentSpanContext) this.byTrace.delete(traceId);
   }
 
   async forceFlush(): Promise<void> {
