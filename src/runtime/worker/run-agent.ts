@@ -1,6 +1,7 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
+import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
 import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
@@ -40,7 +41,8 @@ export async function runAgent(
   const logger = (ctx.logger ?? rootLogger).child({
     runId: record.runId,
     threadId: record.threadId,
-    userId: record.userId,
+    // The user the run acts for, as its tools see it (`default` where the server has no auth).
+    userId: record.userId ?? DEFAULT_USER_ID,
   });
   const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
   // The journal records the lead agent's own human messages, so they are named (given ids)

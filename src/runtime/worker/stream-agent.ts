@@ -50,6 +50,7 @@ export async function streamAgent(
     config: { ...baseConfig, configurable, context },
     ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
     ...(store ? { store } : {}),
+    logger: f.logger,
   });
   // Read once: the record's getter goes through the controller to the signal on every chunk.
   const abortSignal = record.abortSignal;

@@ -59,7 +59,10 @@ export interface TracedFawn {
   /** Every JSON line the Fawn logged. */
   logLines: string[];
   /** Submits `Research …` on a new thread and waits for the run to end; its ids. */
-  runResearch(threadId: string): Promise<{ runId: string; threadId: string }>;
+  runResearch(
+    threadId: string,
+    options?: { userId?: string; configurable?: Record<string, unknown> },
+  ): Promise<{ runId: string; threadId: string }>;
   /** Closes the Fawn (flushing its exporters) and removes its home. */
   close(): Promise<void>;
 }
@@ -102,13 +105,14 @@ export async function startTracedFawn(
   return {
     fawn,
     logLines,
-    async runResearch(threadId) {
+    async runResearch(threadId, options = {}) {
       const record = await fawn.runs.submit({
         threadId,
+        ...(options.userId ? { userId: options.userId } : {}),
         invocation: {
           input: { messages: [new HumanMessage("Research the topic")] },
           stream_mode: ["values"],
-          config: { configurable: { subagent_enabled: true } },
+          config: { configurable: { subagent_enabled: true, ...options.configurable } },
         },
       });
       if (record.task) await within(record.task.settled(), 20_000, "run did not finish");
