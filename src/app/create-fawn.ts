@@ -38,6 +38,7 @@ import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
 import { FawnMetrics } from "./metrics/fawn-metrics.js";
 import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
+import { createTracingHost, type TracingHostOptions } from "./tracing/run-tracing-host.js";
 
 /** What `createFawn` chose that the graph is built over. */
 export interface AgentParts {
@@ -89,6 +90,8 @@ export interface CreateFawnSettings extends PluginSettings {
    * the run to its `webhook` (default off; `fawn serve` and `fawn run` turn it on).
    */
   completionHooks?: boolean;
+  /** Extra OpenTelemetry span processors beside `tracing.otlp_endpoint` (an embedder's exporter). */
+  spanProcessors?: TracingHostOptions["spanProcessors"];
   /** Extra run context (journal factory, housekeeping, …); it wins over `completionHooks`. */
   runContext?: Partial<RunContext>;
   clock?: Clock;
@@ -160,6 +163,10 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
   const checkpointer = options.checkpointer ?? defaultCheckpointer(stores);
   const loginAttempts = options.loginAttempts ?? loginAttemptStoreOf(config, stores);
   const graphStore = wireGraphStore(config, stores, logger, options.clock);
+  const tracing = createTracingHost(config.tracing, {
+    logger,
+    ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
+  });
   const completion = options.completionHooks
     ? new RunCompletionHooks({
         threads: stores.threads,
@@ -202,6 +209,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       eventStore: stores.events,
       threadStore: stores.threads,
       logger,
+      tracing: tracing.tracing,
       releaseSandbox: (record) =>
         sandbox.releaseThread(record.threadId, record.userId ?? DEFAULT_USER_ID),
       // The delivery check compares the thread's outputs folder before and after each run.
@@ -263,6 +271,8 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       await closeMcpToolCache(config.home);
       // Likewise the threads' browser sessions (Chromium exits).
       await closeBrowserSessions(config.home);
+      // Every run's trace is closed: send what the exporters still hold.
+      await tracing.shutdown();
       // After the runs: no tool call is using a sandbox any more.
       if (!options.sandbox) await sandbox.shutdown();
       await bridge.close();

@@ -1,4 +1,5 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkpoint";
+import type { Logger } from "../core/logger.js";
 
 /*
  * What the runtime needs of an agent: something that streams like a compiled LangGraph graph,
@@ -59,6 +60,8 @@ export type AgentFactory = (args: {
   checkpointer?: BaseCheckpointSaver;
   /** The server's LangGraph store (`/store/*`), scoped to the run's user, for graphs that use one. */
   store?: BaseStore;
+  /** The run's logger: its lines carry the run, thread and user ids; the run's work logs here. */
+  logger?: Logger;
 }) => StreamingAgent | Promise<StreamingAgent>;
 
 /** LangGraph stream modes the worker forwards (`messages-tuple` on the API is `messages` here). */

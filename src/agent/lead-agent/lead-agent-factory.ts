@@ -173,7 +173,9 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     logger,
   });
 
-  return async ({ config, checkpointer: runCheckpointer }) => {
+  return async ({ config, checkpointer: runCheckpointer, logger: runLogger }) => {
+    // The run's own logger (bound to its ids) for everything this run logs.
+    const log = runLogger ?? logger;
     const userId = runUserId(config);
     const asked = leadRunOptions(config);
     // The run's custom agent (`agent_name`): its defaults, tools, SOUL.md and the user's profile.
@@ -183,7 +185,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       agentName: asked.agentName,
       bootstrap: asked.bootstrap === true,
       knownModel,
-      logger,
+      logger: log,
     });
     const agent = custom.definition;
     const run = runOptionsWithAgent(asked, agent);
@@ -193,7 +195,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     const { fellBack } = selected;
     const model = modelWithAgentSettings(selected.model, agent);
     if (fellBack) {
-      logger.warn(
+      log.warn(
         { requested: run.modelName, using: model.name },
         "unknown model requested; using the default model",
       );
@@ -215,7 +217,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
       inSandbox: options.sandbox !== undefined && options.tools === undefined,
       deferred: options.config.skills?.deferred_discovery === true,
       only: agent?.skills ?? null,
-      logger,
+      logger: log,
     });
     // A custom agent's `tool_groups` whitelist narrows the grouped tools.
     const tools = toolsForGroups(allTools, agent?.tool_groups ?? null, options.config.tools ?? []);
@@ -250,7 +252,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
     const inherited = [...tools, ...acceptedMcpTools];
     const runTools = [
       ...tools,
-      ...(run.subagentEnabled ? [subagents.taskTool(model, inherited, skills.prompt)] : []),
+      ...(run.subagentEnabled ? [subagents.taskTool(model, inherited, skills.prompt, log)] : []),
       ...leadOnlyTools,
       ...acceptedMcpTools,
     ];
@@ -268,7 +270,7 @@ export function createLeadAgentFactory(options: LeadAgentFactoryOptions): AgentF
           agentPrompt: custom.prompt,
         }),
       resolveModel,
-      logger,
+      logger: log,
       ...(checkpointer ? { checkpointer } : {}),
     });
     return toStreamingAgent(graph, {

@@ -30,6 +30,8 @@ export interface SubagentSupport {
     runModel: ModelConfig,
     runTools: readonly StructuredToolInterface[],
     skills?: readonly PromptSkill[],
+    /** The run's logger (bound to its ids); default: the one support was set up with. */
+    runLogger?: Logger,
   ): StructuredToolInterface;
 }
 
@@ -52,7 +54,8 @@ export function createSubagentSupport(options: SubagentSupportOptions): Subagent
   });
   return {
     registry,
-    taskTool(runModel, runTools, skills = []) {
+    taskTool(runModel, runTools, skills = [], runLogger) {
+      const logger = runLogger ?? options.logger;
       return createTaskTool({
         registry,
         parentTools: runTools,
@@ -69,7 +72,7 @@ export function createSubagentSupport(options: SubagentSupportOptions): Subagent
             supportsVision: model.supportsVision,
             contextWindow: model.contextWindow,
           }),
-        ...(options.logger ? { logger: options.logger } : {}),
+        ...(logger ? { logger } : {}),
       });
     },
   };

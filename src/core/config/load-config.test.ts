@@ -99,6 +99,14 @@ describe("loadConfig sources", () => {
       },
       database: { url: `sqlite:${home}/fawn.db` },
       metrics: { enabled: true },
+      tracing: {
+        otlp_headers: {},
+        service_name: "fawn",
+        sample_ratio: 1,
+        capture_content: false,
+        langsmith: { enabled: false, project: "fawn", endpoint: "https://api.smith.langchain.com" },
+        langfuse: { enabled: false, host: "https://cloud.langfuse.com" },
+      },
       stream_bridge: { queue_maxsize: 256, stream_ttl_seconds: 86_400 },
       store: { ttl_sweep_interval_seconds: 60 },
       runtime: {

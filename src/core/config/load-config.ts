@@ -10,6 +10,7 @@ import { type Env, expandEnvReferences, isPlainObject } from "./env-expansion.js
 import { unreadFeatureKeys } from "./feature-section-keys.js";
 import { mapReferenceKeys } from "./reference-mapping.js";
 import { AUTH_MODES, type AuthMode, type FawnConfig, fawnConfigSchema } from "./schema.js";
+import { applyTracingEnv } from "./tracing-env.js";
 
 export interface LoadConfigOptions {
   env?: Env;
@@ -32,7 +33,8 @@ export interface LoadedConfig {
 /**
  * Reads, expands and validates the configuration. File: `FAWN_CONFIG` (must exist if set), else
  * `$FAWN_HOME/config.yaml`, else `./config.yaml`, else defaults. Environment beats the file:
- * `FAWN_PORT`, `FAWN_HOST`, `FAWN_AUTH`, `FAWN_DATABASE_URL`, `FAWN_REDIS_URL`.
+ * `FAWN_PORT`, `FAWN_HOST`, `FAWN_AUTH`, `FAWN_DATABASE_URL`, `FAWN_REDIS_URL`, and the tracing
+ * variables (`LANGSMITH_*`, `LANGFUSE_*`, `OTEL_*`: `tracing-env.ts`).
  */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
@@ -145,6 +147,7 @@ function applyEnvOverrides(input: Record<string, unknown>, env: Env): void {
   if (databaseUrl !== undefined) setIn(input, "database", "url", databaseUrl);
   const redisUrl = nonEmpty(env.FAWN_REDIS_URL);
   if (redisUrl !== undefined) setIn(input, "stream_bridge", "redis_url", redisUrl);
+  applyTracingEnv(input, env);
 }
 
 /** Sets `input[section][key]`; a section that is not a mapping is left for validation to report. */

@@ -12,6 +12,7 @@ import {
   tokenBudgetConfigSchema,
 } from "./middleware-sections.js";
 import { skillInstallConfigSchema, skillScanConfigSchema } from "./skills-install-schema.js";
+import { tracingConfigSchema } from "./tracing-schema.js";
 
 /**
  * The shape of `config.yaml`, following the reference's keys (snake_case, so a key reads the same
@@ -236,6 +237,7 @@ export const fawnConfigSchema = z
     memory: memoryConfigSchema.prefault({}),
     database: databaseConfigSchema.prefault({}),
     metrics: metricsConfigSchema.prefault({}),
+    tracing: tracingConfigSchema.prefault({}),
     stream_bridge: z
       .strictObject({
         /** Set ⇒ the Redis bridge (cross-process); unset ⇒ the in-memory bridge. */

@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { raceCancellation } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
+import type { RunTrace } from "../../ports/run-tracing.js";
 import type { CancelAction, RunStatus } from "../../ports/run-types.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
 import type { ThreadStatus } from "../../ports/thread-store.js";
@@ -81,6 +82,8 @@ export interface Finalization {
   checkpointer: BaseCheckpointSaver | null;
   /** What `ctx.prepareRun` asked to be released when the run ends (called once, then cleared). */
   preparedRelease: (() => Promise<void>) | null;
+  /** The run's trace when tracing is on: each stage runs in its span; the last one closes it. */
+  trace: RunTrace | null;
 }
 
 type StageRunner = (f: Finalization) => Promise<void>;
@@ -156,13 +159,15 @@ export async function runFinalization(f: Finalization): Promise<void> {
     if (f.record.ownershipLost && !ALWAYS_RUN.has(stage)) continue;
     try {
       await f.ctx.beforeStage?.(stage, f.record);
-      await STAGES[stage](f);
+      const run = STAGES[stage];
+      await (f.trace ? f.trace.stage(stage, () => run(f)) : run(f));
     } catch (error) {
       // A store refused a fenced write: a peer owns the run now; write nothing more.
       if (isOwnershipLostError(error)) f.manager.markOwnershipLost(f.record, describeError(error));
       else f.logger.error({ stage, error: describeError(error) }, "finalizer stage failed");
     }
   }
+  f.trace?.end({ status: f.record.status, error: f.record.error });
 }
 
 function defaultSpawn(

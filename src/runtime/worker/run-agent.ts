@@ -1,6 +1,7 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
+import { DEFAULT_USER_ID } from "../../core/paths.js";
 import { checkpointerForRun } from "../../ports/fenced-checkpointer.js";
 import { LEAD_AGENT_GRAPH_ID } from "../../ports/graph-catalog.js";
 import type { StreamBridge } from "../../ports/stream-bridge.js";
@@ -36,14 +37,18 @@ export async function runAgent(
   hostSignal: AbortSignal,
 ): Promise<void> {
   const { ctx } = request;
+  // Every line the run logs carries its ids: the journal, the finalizer and the agent get this.
   const logger = (ctx.logger ?? rootLogger).child({
     runId: record.runId,
     threadId: record.threadId,
+    // The user the run acts for, as its tools see it (`default` where the server has no auth).
+    userId: record.userId ?? DEFAULT_USER_ID,
   });
+  const graphId = request.graphId ?? LEAD_AGENT_GRAPH_ID;
   // The journal records the lead agent's own human messages, so they are named (given ids)
   // before the graph runs; any other graph gets its input exactly as the caller sent it.
   const input =
-    (request.graphId ?? LEAD_AGENT_GRAPH_ID) === LEAD_AGENT_GRAPH_ID
+    graphId === LEAD_AGENT_GRAPH_ID
       ? identifyRunInput(request.graphInput)
       : { graphInput: request.graphInput, humanMessages: [] };
   const fence = manager.writeFence(record);
@@ -81,6 +86,15 @@ export async function runAgent(
     // The graph writes checkpoints through this view: a woken ex-owner's puts are refused.
     checkpointer: ctx.checkpointer ? checkpointerForRun(ctx.checkpointer, fence) : null,
     preparedRelease: null,
+    trace:
+      ctx.tracing?.startRun({
+        runId: record.runId,
+        threadId: record.threadId,
+        userId: record.userId,
+        assistantId: record.assistantId,
+        graphId,
+        admittedAt: record.createdAt,
+      }) ?? null,
   };
 
   await runHostPhase(f, { ...request, graphInput: input.graphInput });
@@ -106,6 +120,7 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       return;
     }
     f.started = true;
+    f.trace?.started();
     f.leaseStarted = await bridge.startProducerLease(record.runId);
     if (!record.ownershipLost) {
       await ctx.threadStore

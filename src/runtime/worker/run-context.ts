@@ -2,6 +2,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkp
 import type { Logger } from "../../core/logger.js";
 import type { AgentFactory, RunStreamMode } from "../../ports/agent.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { RunTracing } from "../../ports/run-tracing.js";
 import type { ThreadStore } from "../../ports/thread-store.js";
 import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
 import type { RunRecord } from "../run-record.js";
@@ -48,6 +49,8 @@ export interface RunContext {
   streamRetentionMs?: number;
   trackTokenUsage?: boolean;
   logger?: Logger;
+  /** Traces each run (OpenTelemetry, LangSmith, Langfuse); absent: runs carry no tracing work. */
+  tracing?: RunTracing | null;
   /**
    * The host folder of the run's `/mnt/user-data/outputs`. When set, files the run creates there
    * must have been presented, or the run ends `error` (delivery verification).

@@ -50,12 +50,14 @@ export async function streamAgent(
     config: { ...baseConfig, configurable, context },
     ...(f.checkpointer ? { checkpointer: f.checkpointer } : {}),
     ...(store ? { store } : {}),
+    logger: f.logger,
   });
   // Read once: the record's getter goes through the controller to the signal on every chunk.
   const abortSignal = record.abortSignal;
   const publish = serialPublisher(f);
   const partial = plan.partialMessages ? new PartialMessages() : null;
   const callbacks: unknown[] = journal ? [journal] : [];
+  if (f.trace) callbacks.push(...f.trace.callbacks);
   if (plan.events || partial) {
     callbacks.push(
       new StreamEventsHandler(async (event) => {
