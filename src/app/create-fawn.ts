@@ -20,6 +20,7 @@ import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
 import { OrphanRecovery } from "../runtime/lifecycle/recovery.js";
+import type { DrainOutcome } from "../runtime/lifecycle/shutdown.js";
 import { RunManager } from "../runtime/run-manager.js";
 import type { RunRecord } from "../runtime/run-record.js";
 import { RunService } from "../runtime/run-service.js";
@@ -130,6 +131,13 @@ export interface Fawn {
   crons: CronHost;
   /** Prometheus metrics of this runtime (its own registry), served at `GET /metrics`. */
   metrics: FawnMetrics;
+  /**
+   * Before `close()` on SIGTERM: refuse new runs, give local runs until `timeoutMs` (default
+   * `runtime.shutdown_timeout_seconds`) to end on their own, then hand the rest to peers through
+   * their leases when peers can take them (leases on and a cross-process stream bridge); without
+   * peers they stay for `close()` to interrupt.
+   */
+  drain(options?: { timeoutMs?: number }): Promise<DrainOutcome>;
   /** Interrupt active runs, let finalizers finish (bounded), close stores. */
   close(): Promise<void>;
 }
@@ -257,6 +265,18 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     extensions: plugins.extensions,
     crons,
     metrics,
+    async drain(drainOptions = {}) {
+      manager.beginDrain();
+      // Schedules would only be refused now; stopping them keeps the log quiet.
+      await crons.stop();
+      const timeoutMs = drainOptions.timeoutMs ?? config.runtime.shutdown_timeout_seconds * 1000;
+      const finished = await manager.awaitLocalRuns(timeoutMs);
+      const peersCanTakeOver = manager.heartbeatEnabled && bridge.supportsCrossProcess;
+      if (!peersCanTakeOver) return { finished, handedOff: [] };
+      // Our own scanner must not claim the runs we hand to peers.
+      recovery.stop();
+      return { finished, handedOff: await manager.handOffRuns() };
+    },
     async close() {
       // First: plugin services and the cron scheduler start runs, so they stop before the runs
       // drain and stores close.

@@ -18,8 +18,9 @@ export interface ServeOptions {
 }
 
 /**
- * `fawn serve`: config → Fawn runtime → gateway on `server.host:server.port`. SIGINT/SIGTERM stop
- * accepting connections, let the runtime interrupt and finalize its runs, then exit.
+ * `fawn serve`: config → Fawn runtime → gateway on `server.host:server.port`. SIGINT/SIGTERM
+ * drain (new runs refused, readiness 503, admitted runs get `runtime.shutdown_timeout_seconds` to
+ * finish, the rest go to peers through their leases), then close the runtime and exit 0.
  */
 export async function serve(options: ServeOptions): Promise<void> {
   const { config, warnings, source } = await loadConfig();
@@ -65,7 +66,18 @@ export async function serve(options: ServeOptions): Promise<void> {
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal }, "draining");
+    try {
+      // Still listening: probes see `/health/ready` 503 and new runs are refused (503) while
+      // admitted runs finish or go to peers.
+      const drained = await fawn.drain();
+      logger.info(
+        { finished: drained.finished, handedOff: drained.handedOff.length },
+        "drained; shutting down",
+      );
+    } catch (error) {
+      logger.error({ error: describeError(error) }, "drain failed");
+    }
     server.stopAccepting();
     try {
       await fawn.close();

@@ -110,6 +110,7 @@ export function createGatewayApp(options: GatewayOptions): Hono<GatewayEnv> {
     "/",
     healthRoute({
       database: stores.database,
+      bridge: deps.bridge,
       logger,
       throttle: repeatedLines,
       ...(deps.draining ? { draining: deps.draining } : {}),

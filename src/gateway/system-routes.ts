@@ -17,6 +17,8 @@ export const FAWN_VERSION = "0.1.0";
 export function healthRoute(deps: {
   /** The stores' database; null (process memory) is always up. */
   database: StoreDatabase | null;
+  /** The stream bridge; one without `checkHealth` (process memory) is always up. */
+  bridge?: { checkHealth?(): Promise<StoreHealth> };
   logger: Logger;
   throttle?: LogThrottle;
   /** True while the server drains for shutdown (readiness fails). */
@@ -26,7 +28,8 @@ export function healthRoute(deps: {
   const { database } = deps;
   // Liveness: the process answers. An orchestrator restarts it only when this stops answering.
   app.get("/health/live", (c) => c.json({ status: "alive", service: "fawn" }));
-  // Readiness: send this server work. False while it drains or its database is unreachable.
+  // Readiness: send this server work. False while it drains, while migrations run, or while its
+  // database or Redis (the stream bridge) is unreachable.
   app.get("/health/ready", async (c) => {
     if (deps.draining?.() === true) {
       return c.json(
@@ -34,10 +37,24 @@ export function healthRoute(deps: {
         503,
       );
     }
-    const store: StoreHealth = database ? await database.checkHealth() : { up: true };
-    if (store.up) return c.json({ status: "ready", service: "fawn", store: "up" });
+    if (database?.migrating?.() === true) {
+      return c.json(
+        errorBody("store_unavailable", "The database schema is being migrated; retry shortly."),
+        503,
+      );
+    }
+    const [store, bridge] = await Promise.all([
+      database ? database.checkHealth() : upHealth(),
+      deps.bridge?.checkHealth ? deps.bridge.checkHealth() : upHealth(),
+    ]);
+    const states = { store: store.up ? "up" : "down", bridge: bridge.up ? "up" : "down" };
+    if (store.up && bridge.up) return c.json({ status: "ready", service: "fawn", ...states });
+    const what = store.up ? "Redis (the stream bridge)" : "The database";
     return c.json(
-      errorBody("store_unavailable", "The database is unavailable; retry once it is back."),
+      {
+        ...errorBody("store_unavailable", `${what} is unavailable; retry once it is back.`),
+        ...states,
+      },
       503,
     );
   });
@@ -62,6 +79,10 @@ export function healthRoute(deps: {
     );
   });
   return app;
+}
+
+async function upHealth(): Promise<StoreHealth> {
+  return { up: true };
 }
 
 export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv> {

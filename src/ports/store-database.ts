@@ -8,4 +8,6 @@ export type StoreHealth = { up: true } | { up: false; reason: string };
  */
 export interface StoreDatabase {
   checkHealth(): Promise<StoreHealth>;
+  /** True while migrations run (restoring a re-created database's schema): not ready. */
+  migrating?(): boolean;
 }

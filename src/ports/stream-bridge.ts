@@ -2,7 +2,7 @@
  * The live side of a run: events fan out to SSE subscribers, who may reconnect with
  * `Last-Event-ID` and get every event they missed exactly once, or an explicit gap.
  */
-
+import type { StoreHealth } from "./store-database.js";
 import type { FencedWrite } from "./write-fence.js";
 
 export interface StreamEvent {
@@ -94,5 +94,7 @@ export interface StreamBridge {
   startProducerLease(runId: string): Promise<boolean>;
   transferProducerLease(runId: string, owner: ProducerOwner): void;
   finishProducerLease(runId: string): Promise<void>;
+  /** Whether the bridge's server answers (readiness); absent: always up (process memory). */
+  checkHealth?(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

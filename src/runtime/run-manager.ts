@@ -33,7 +33,7 @@ import {
   recoverUnsealedRuns,
 } from "./lifecycle/recovery.js";
 import type { TerminalStatus } from "./lifecycle/run-phase.js";
-import { shutdownRuns } from "./lifecycle/shutdown.js";
+import { awaitLocalRuns, handOffRuns, shutdownRuns } from "./lifecycle/shutdown.js";
 import { startRun } from "./lifecycle/start.js";
 import {
   fence,
@@ -78,6 +78,7 @@ export class RunManager {
   readonly heartbeat: LeaseHeartbeat;
   readonly observer: RunObserver | null;
   private closing = false;
+  private admissionClosed = false;
   private readonly records = new Map<string, RunRecord>();
   private readonly mutex = new Mutex();
   private finalizingWaiters: Array<() => void> = [];
@@ -94,9 +95,14 @@ export class RunManager {
     this.observer = options.observer ?? null;
   }
 
-  /** True once `shutdown` began: the process is draining and should get no new work. */
+  /** True once a drain or `shutdown` began: the process should get no new work. */
   get draining(): boolean {
-    return this.closing;
+    return this.closing || this.admissionClosed;
+  }
+
+  /** True once `beginDrain` ran: admission refuses new runs with `server_draining`. */
+  get refusesAdmission(): boolean {
+    return this.admissionClosed;
   }
 
   /**
@@ -334,6 +340,21 @@ export class RunManager {
 
   async stopHeartbeat(options: { timeoutMs?: number } = {}): Promise<void> {
     await this.heartbeat.stop(options);
+  }
+
+  /** Refuse new admissions from now on (`server_draining`); local runs go on. */
+  beginDrain(): void {
+    this.admissionClosed = true;
+  }
+
+  /** Wait until `timeoutMs` for local runs to end on their own; returns how many did. */
+  awaitLocalRuns(timeoutMs: number): Promise<number> {
+    return awaitLocalRuns(this, timeoutMs);
+  }
+
+  /** Release the leases of still-active local runs for peers to take over (their ids). */
+  handOffRuns(): Promise<string[]> {
+    return handOffRuns(this);
   }
 
   /** Stop accepting work and wait for local runs until `timeoutMs` (lifecycle/shutdown.ts). */

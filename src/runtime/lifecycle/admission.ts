@@ -1,6 +1,7 @@
 import { addSeconds } from "../../core/clock.js";
 import {
   ConflictError,
+  FawnError,
   IdempotencyMismatchError,
   UnsupportedStrategyError,
 } from "../../core/errors.js";
@@ -52,6 +53,12 @@ export async function admitRun(
   const record = await m.exclusive(async () => {
     const reused = findIdempotentLocal(m, threadId, request);
     if (reused) return reused;
+    if (m.refusesAdmission) {
+      throw new FawnError(
+        "server_draining",
+        "The server is shutting down and admits no new runs; send the request to another one.",
+      );
+    }
     const inflight = m.localInflight(threadId);
     if (strategy === "reject" && inflight.length > 0) {
       throw new ConflictError(

@@ -9,7 +9,8 @@
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
 import { type Clock, systemClock } from "../../core/clock.js";
-import { ConfigError, isFawnError, StoreError } from "../../core/errors.js";
+import { ConfigError, describeError, isFawnError, StoreError } from "../../core/errors.js";
+import type { StoreHealth } from "../../ports/store-database.js";
 import type {
   ProducerOwner,
   StreamBridge,
@@ -66,6 +67,8 @@ export type RedisStreamBridgeOptions = CommonOptions &
 export const DEFAULT_REDIS_STREAM_KEY_PREFIX = "fawn:stream:";
 const DEFAULT_QUEUE_MAX_SIZE = 256;
 const DEFAULT_STREAM_TTL_SECONDS = 86_400;
+/** A PING that takes longer than this reports Redis down (readiness). */
+const HEALTH_TIMEOUT_MS = 2000;
 
 interface PendingCleanup {
   timer: NodeJS.Timeout;
@@ -236,6 +239,26 @@ export class RedisStreamBridge implements StreamBridge {
   }
 
   /** Stops every subscriber of this bridge and closes all its connections. Streams stay in Redis. */
+  /** PING on the shared connection, bounded: a Redis that does not answer soon is down. */
+  async checkHealth(): Promise<StoreHealth> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<StoreHealth>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ up: false, reason: `no answer within ${HEALTH_TIMEOUT_MS} ms` }),
+        HEALTH_TIMEOUT_MS,
+      );
+    });
+    const pinged = this.commands.ping().then(
+      (): StoreHealth => ({ up: true }),
+      (error: unknown): StoreHealth => ({ up: false, reason: describeError(error) }),
+    );
+    try {
+      return await Promise.race([pinged, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   close(): Promise<void> {
     this.closing ??= this.shutDown();
     return this.closing;

@@ -110,6 +110,10 @@ class KyselySqlDatabase implements SqlDatabase {
     if (this.closing === null && isMissingSchema(error)) void this.repairSchema().catch(() => {});
   }
 
+  migrating(): boolean {
+    return this.repairs.has("schema");
+  }
+
   private repairSchema(): Promise<void> {
     return this.repairs.run("schema", () => migrate(this));
   }
