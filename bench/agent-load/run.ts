@@ -153,12 +153,15 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
   });
   const all = new Map<SubjectName, Map<number, LoadFigures>>();
   try {
-    const starters: Array<() => Promise<Subject>> = [
-      () => startFawn(join(dir, "fawn"), mock.url),
-      () => startPeer(join(dir, "peer"), mock.url, Math.max(...s.levels)),
-      async () => startBare(mock.url),
+    const starters: Array<[SubjectName, () => Promise<Subject>]> = [
+      ["fawn", () => startFawn(join(dir, "fawn"), mock.url)],
+      ["peer", () => startPeer(join(dir, "peer"), mock.url, Math.max(...s.levels))],
+      ["bare", async () => startBare(mock.url)],
     ];
-    for (const start of starters) {
+    // FAWN_BENCH_AGENT_SUBJECTS=fawn,bare: a manual run (a profile) measures only those.
+    const only = process.env.FAWN_BENCH_AGENT_SUBJECTS?.split(",");
+    for (const [name, start] of starters) {
+      if (only && !only.includes(name)) continue;
       const subject = await start();
       const figures = new Map<number, LoadFigures>();
       all.set(subject.name, figures);
