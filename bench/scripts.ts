@@ -1,3 +1,4 @@
+import { agentLoadBench } from "./agent-load/run.js";
 import { eventsBench } from "./events/run.js";
 import type { BenchScript } from "./lib/bench-script.js";
 import { loopLagBench } from "./loop-lag/run.js";
@@ -10,6 +11,7 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   runtimeBench,
   eventsBench,
   loopLagBench,
+  agentLoadBench,
   storageBench,
   recoveryBench,
 ];

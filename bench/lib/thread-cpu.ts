@@ -60,3 +60,14 @@ export async function processCpuMs(pid: number): Promise<number | null> {
     return null;
   }
 }
+
+/** A process's resident set size in bytes now (VmRSS, no collection first); null without /proc. */
+export async function processRssBytes(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}

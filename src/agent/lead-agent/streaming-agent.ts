@@ -4,6 +4,7 @@ import type { StreamingAgent } from "../../ports/agent.js";
 import { checkStreamOptions, type RecursionLimits } from "../../ports/agent-stream-options.js";
 import { EVIDENCE_CONFIG_KEY } from "../middlewares/runtime.js";
 import type { LeadAgentGraph } from "./create-lead-agent.js";
+import { directGraphStream } from "./direct-graph-stream.js";
 import type { ThreadStateUpdate } from "./thread-state.js";
 
 export type StreamingAgentOptions = RecursionLimits;
@@ -22,7 +23,7 @@ export function toStreamingAgent(
         streamOptions,
         options,
       );
-      return graph.stream(graphInputOf(input), {
+      return directGraphStream(graph, graphInputOf(input), {
         ...checked,
         configurable: {
           ...checked.configurable,
