@@ -50,13 +50,12 @@ export function TokenGauge({ usage }: { usage: ThreadTokenUsage }): ReactNode {
   if (context) {
     rows.push([
       "usageContext",
-      t("usageContextValue", {
-        used: formatCount(context.token_count, locale),
-        max:
-          context.max_context_tokens === null
-            ? "?"
-            : formatCount(context.max_context_tokens, locale),
-      }),
+      context.max_context_tokens === null
+        ? formatCount(context.token_count, locale)
+        : t("usageContextValue", {
+            used: formatCount(context.token_count, locale),
+            max: formatCount(context.max_context_tokens, locale),
+          }),
     ]);
   }
   return (
