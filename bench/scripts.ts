@@ -4,6 +4,7 @@ import { loopLagBench } from "./loop-lag/run.js";
 import { recoveryBench } from "./recovery/run.js";
 import { runtimeBench } from "./runtime/run.js";
 import { storageBench } from "./storage-report/run.js";
+import { webBench } from "./web/run.js";
 
 /** Every script `npm run bench` runs, in this order. */
 export const BENCH_SCRIPTS: readonly BenchScript[] = [
@@ -12,4 +13,5 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   loopLagBench,
   storageBench,
   recoveryBench,
+  webBench,
 ];
