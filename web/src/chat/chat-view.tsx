@@ -9,9 +9,9 @@ import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
+import { ChatHeader } from "./chat-header.js";
 import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
-import { chatAsMarkdown, downloadText, exportFileName } from "./export-chat.js";
 import { useFollowLatest } from "./follow-latest.js";
 import { useFrameValue } from "./frame-coalescer.js";
 import { type ChatMessage, groupMessages, turnsOf } from "./message-groups.js";
@@ -22,7 +22,6 @@ import { keepStoppedMessages } from "./stopped-messages.js";
 import { useStoredChoice } from "./stored-choice.js";
 import { useSubagentProgress } from "./subagents/use-subagent-progress.js";
 import { TodoList } from "./todo-list.js";
-import { TokenGauge } from "./usage/token-gauge.js";
 import { turnDurations } from "./usage/turn-durations.js";
 import { useThreadRuns } from "./usage/use-thread-runs.js";
 import { useTokenUsage } from "./usage/use-token-usage.js";
@@ -94,7 +93,6 @@ export function ChatView({
   const bumpRuns = (): void => setRunsVersion((version) => version + 1);
   const runs = useThreadRuns(client, threadId, runsVersion);
   const subagents = useSubagentProgress(threadId, runs);
-  const tokenUsage = useTokenUsage(threadId, runsVersion);
   // When this page started the current run (its elapsed time until the run list has it).
   const [startedHere, setStartedHere] = useState<number | null>(null);
   const stream = useStream<ThreadValues>({
@@ -143,6 +141,7 @@ export function ChatView({
     },
   });
 
+  const tokenUsage = useTokenUsage(threadId, runsVersion, stream.isLoading);
   const { lastRunStatus } = useRejoinActiveRun(client, initialThreadId, stream);
 
   const streamed = stream.messages as unknown as ChatMessage[];
@@ -295,50 +294,17 @@ export function ChatView({
   return (
     <div className="chat-layout">
       <section className="chat" aria-label={t("region")}>
-        <header className="chat-header">
-          <h1 className="chat-title">{title ?? (threadId ? t("chatTitle") : t("newChatTitle"))}</h1>
-          {stream.isLoading && <span className="badge live">{t("working")}</span>}
-          {tokenUsage && tokenUsage.total_runs > 0 && <TokenGauge usage={tokenUsage} />}
-          {threadId && groups.length > 0 && !stream.isLoading && (
-            <span className="chat-export">
-              <button
-                type="button"
-                className="link-button"
-                onClick={() =>
-                  downloadText(
-                    exportFileName(title ?? "chat", "md"),
-                    "text/markdown",
-                    chatAsMarkdown(title ?? "Chat", groups),
-                  )
-                }
-              >
-                {t("exportMarkdown")}
-              </button>
-              <button
-                type="button"
-                className="link-button"
-                onClick={() =>
-                  downloadText(
-                    exportFileName(title ?? "chat", "json"),
-                    "application/json",
-                    `${JSON.stringify({ thread_id: threadId, title, messages }, null, 2)}\n`,
-                  )
-                }
-              >
-                {t("exportJson")}
-              </button>
-            </span>
-          )}
-          {threadId && artifacts.length > 0 && !artifactsOpen && (
-            <button
-              type="button"
-              className="link-button artifacts-toggle"
-              onClick={() => setArtifactsOpen(true)}
-            >
-              {t("artifactsToggle", { count: artifacts.length })}
-            </button>
-          )}
-        </header>
+        <ChatHeader
+          threadId={threadId}
+          title={title}
+          streaming={stream.isLoading}
+          groups={groups}
+          messages={messages}
+          tokenUsage={tokenUsage}
+          artifactCount={artifacts.length}
+          artifactsOpen={artifactsOpen}
+          onOpenArtifacts={() => setArtifactsOpen(true)}
+        />
         <div
           className="messages"
           data-testid="messages"

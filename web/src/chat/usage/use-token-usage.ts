@@ -16,14 +16,29 @@ export interface ThreadTokenUsage {
   } | null;
 }
 
+/** How often the gauge is read again while a run goes on (its tokens grow with each model call). */
+const LIVE_REFRESH_MS = 5000;
+
 /**
  * The thread's token usage, read again whenever `version` changes (a run started or finished
- * here); running runs count with what they used so far. Null until read, or with no thread.
+ * here) and every few seconds while `live`; running runs count with what they used so far.
+ * Null until read, or with no thread.
  */
-export function useTokenUsage(threadId: string | null, version: number): ThreadTokenUsage | null {
+export function useTokenUsage(
+  threadId: string | null,
+  version: number,
+  live: boolean,
+): ThreadTokenUsage | null {
   const [usage, setUsage] = useState<ThreadTokenUsage | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => setTick((value) => value + 1), LIVE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [live]);
   useEffect(() => {
     void version;
+    void tick;
     if (!threadId) {
       setUsage(null);
       return;
@@ -39,6 +54,6 @@ export function useTokenUsage(threadId: string | null, version: number): ThreadT
     return () => {
       cancelled = true;
     };
-  }, [threadId, version]);
+  }, [threadId, version, tick]);
   return usage && usage.thread_id === threadId ? usage : null;
 }
