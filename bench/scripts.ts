@@ -5,6 +5,7 @@ import { loopLagBench } from "./loop-lag/run.js";
 import { recoveryBench } from "./recovery/run.js";
 import { runtimeBench } from "./runtime/run.js";
 import { storageBench } from "./storage-report/run.js";
+import { webBench } from "./web/run.js";
 
 /** Every script `npm run bench` runs, in this order. */
 export const BENCH_SCRIPTS: readonly BenchScript[] = [
@@ -14,4 +15,5 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   agentLoadBench,
   storageBench,
   recoveryBench,
+  webBench,
 ];

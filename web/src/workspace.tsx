@@ -3,13 +3,16 @@ import { loadedExtensions } from "./api/extensions.js";
 import { apiFetch, apiJson } from "./api/http.js";
 import { createSdkClient } from "./api/sdk-client.js";
 import type { ModelInfo, ModelList, User } from "./api/types.js";
-import { ChatView } from "./chat/chat-view.js";
 import { useT } from "./i18n/locale-context.js";
 import { commonMessages } from "./i18n/messages/common.js";
 import { pathForRoute, pathForThread, type Route, routeFromPath } from "./routing.js";
 import { TEAMS_NAMESPACE } from "./teams/teams-api.js";
 import { ThreadList, useThreadList } from "./threads/thread-list.js";
 
+// The chat (the SDK's stream hook and all it brings) is its own chunk, requested as soon as this
+// module runs, in parallel with the shell's first API calls: index.html loads only the shell.
+const chatViewModule = import("./chat/chat-view.js");
+const ChatView = lazy(() => chatViewModule.then((m) => ({ default: m.ChatView })));
 // Pages other than the chat load on first visit, so the first screen downloads only the chat.
 const TeamsPage = lazy(() =>
   import("./teams/teams-page.js").then((m) => ({ default: m.TeamsPage })),

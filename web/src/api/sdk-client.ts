@@ -1,4 +1,4 @@
-import { Client } from "@langchain/langgraph-sdk";
+import { Client } from "@langchain/langgraph-sdk/client";
 import { API_BASE, withCsrf } from "./http.js";
 
 /**

@@ -1,15 +1,14 @@
 import type { ReactNode } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { chatMessages } from "../i18n/messages/chat.js";
 
 /** The empty chat's first screen, with what to try on the offline demo. */
 export function Welcome(): ReactNode {
+  const t = useT(chatMessages);
   return (
     <div className="welcome">
-      <h2>What should Fawn do?</h2>
-      <p className="muted">
-        Ask for a report, some code, a web page or an analysis of a file you attach. With the
-        offline demo model, try “Write me a short report”, “Write me some code”, “Make me a web
-        page” or attach a CSV; turn Plan on to see it plan.
-      </p>
+      <h2>{t("welcomeTitle")}</h2>
+      <p className="muted">{t("welcomeBody")}</p>
     </div>
   );
 }
@@ -35,15 +34,16 @@ export function ChatNotices({
   offline,
   error,
 }: Props): ReactNode {
+  const t = useT(chatMessages);
   return (
     <>
       {missing && (
         <div className="notice-card" role="alert">
           <p>
-            <strong>This chat does not exist or was deleted.</strong> Its link may be old.
+            <strong>{t("missingTitle")}</strong> {t("missingBody")}
           </p>
           <button type="button" className="primary" onClick={onNewChat}>
-            Start a new chat
+            {t("startNewChat")}
           </button>
         </div>
       )}
@@ -54,14 +54,12 @@ export function ChatNotices({
       )}
       {stopped && (
         <p className="notice" role="status">
-          Stopped.
+          {t("stopped")}
         </p>
       )}
       {offline && (
         <div className="connection-banner" role="status">
-          {offline.back
-            ? "Connected again. Your message is back in the box: send it when ready."
-            : "Cannot reach Fawn's server. Reconnecting…"}
+          {offline.back ? t("reconnected") : t("reconnecting")}
         </div>
       )}
       {error && (

@@ -1,27 +1,30 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
-import { type ReactNode, type UIEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { errorText } from "../api/error-text.js";
 import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { useT } from "../i18n/locale-context.js";
+import { chatMessages } from "../i18n/messages/chat.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
-import {
-  cancelActiveRuns,
-  sdkRunKey,
-  unfinishedRunText,
-  useRejoinActiveRun,
-} from "./active-runs.js";
+import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
+import { ChatHeader } from "./chat-header.js";
 import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
-import { chatAsMarkdown, downloadText, exportFileName } from "./export-chat.js";
-import { type ChatMessage, groupMessages } from "./message-groups.js";
+import { useFollowLatest } from "./follow-latest.js";
+import { useFrameValue } from "./frame-coalescer.js";
+import { type ChatMessage, groupMessages, turnsOf } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
 import { branchThread, prepareRerun } from "./rerun-turn.js";
 import { humanMessage, runConfig, uploadAttachments } from "./send-message.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
 import { useStoredChoice } from "./stored-choice.js";
+import { useSubagentProgress } from "./subagents/use-subagent-progress.js";
 import { TodoList } from "./todo-list.js";
+import { turnDurations } from "./usage/turn-durations.js";
+import { useThreadRuns } from "./usage/use-thread-runs.js";
+import { useTokenUsage } from "./usage/use-token-usage.js";
 
 interface Props {
   client: Client;
@@ -34,8 +37,11 @@ interface Props {
   onOpenThread: (threadId: string) => void;
 }
 
-/** Only the modes Fawn serves for the UI: full values and streamed message tokens. */
-const STREAM_MODES = ["values", "messages-tuple"] as const;
+/**
+ * Only the modes Fawn serves for the UI: full values, streamed message tokens, and `custom`
+ * (the `task` tool's sub-agent progress).
+ */
+const STREAM_MODES = ["values", "messages-tuple", "custom"] as const;
 
 /** One conversation: `useStream` against `/api`, messages, todos, composer, artifacts. */
 export function ChatView({
@@ -47,6 +53,7 @@ export function ChatView({
   onNewChat,
   onOpenThread,
 }: Props): ReactNode {
+  const t = useT(chatMessages);
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
   // A send that failed puts its text and files back in the box.
@@ -81,6 +88,13 @@ export function ChatView({
   const [unsentFrom, setUnsentFrom] = useState<number | null>(null);
   // The messages on screen, read by onStop (which runs outside a render).
   const shownMessages = useRef<ChatMessage[]>([]);
+  // Bumped when a run starts or ends here: runs, durations and token usage are read again.
+  const [runsVersion, setRunsVersion] = useState(0);
+  const bumpRuns = (): void => setRunsVersion((version) => version + 1);
+  const runs = useThreadRuns(client, threadId, runsVersion);
+  const subagents = useSubagentProgress(threadId, runs);
+  // When this page started the current run (its elapsed time until the run list has it).
+  const [startedHere, setStartedHere] = useState<number | null>(null);
   const stream = useStream<ThreadValues>({
     client,
     assistantId: "lead_agent",
@@ -91,6 +105,9 @@ export function ChatView({
     },
     reconnectOnMount: true,
     fetchStateHistory: false,
+    // Events of one macrotask land as one update; the list then renders at most once a frame.
+    throttle: true,
+    onCustomEvent: (data) => subagents.onCustomEvent(data),
     // Stop swaps the streamed values for the stored state: keep the cut-off answer on screen.
     onStop: ({ mutate }) => {
       const shown = shownMessages.current;
@@ -104,9 +121,14 @@ export function ChatView({
     },
     onCreated: () => {
       pendingSend.current = null;
+      bumpRuns();
     },
-    onFinish: () => onRunFinished(),
+    onFinish: () => {
+      bumpRuns();
+      onRunFinished();
+    },
     onError: (caught) => {
+      bumpRuns();
       onRunFinished();
       // The run was never created (the server could not be reached): the message goes back
       // to the box instead of being lost. Once a run exists, the server holds the message.
@@ -119,6 +141,7 @@ export function ChatView({
     },
   });
 
+  const tokenUsage = useTokenUsage(threadId, runsVersion, stream.isLoading);
   const { lastRunStatus } = useRejoinActiveRun(client, initialThreadId, stream);
 
   const streamed = stream.messages as unknown as ChatMessage[];
@@ -127,7 +150,18 @@ export function ChatView({
     [streamed, unsentFrom],
   );
   shownMessages.current = messages;
-  const groups = useMemo(() => groupMessages(messages), [messages]);
+  // Tokens arrive faster than frames: group and render the latest messages once a frame.
+  const framed = useFrameValue(messages, stream.isLoading);
+  const groups = useMemo(() => groupMessages(framed), [framed]);
+  const turns = useMemo(() => turnsOf(groups), [groups]);
+  const turnTimes = useMemo(() => {
+    const times = turnDurations(turns, runs);
+    const lastTurn = turns.at(-1);
+    // A run this page just started, before the run list has it.
+    if (stream.isLoading && lastTurn && startedHere !== null && !times.has(lastTurn.lastIndex))
+      times.set(lastTurn.lastIndex, { state: "running", since: startedHere });
+    return times;
+  }, [turns, runs, stream.isLoading, startedHere]);
   const values = stream.values;
   const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
   const todos = Array.isArray(values?.todos) ? values.todos : [];
@@ -145,21 +179,9 @@ export function ChatView({
     if (title) refreshList.current();
   }, [title]);
 
-  const bottom = useRef<HTMLDivElement>(null);
-  // Follow the conversation as it grows (new messages, streamed tokens), unless the user has
-  // scrolled up to read: then stay put until they scroll back to the bottom.
-  const pinned = useRef(true);
-  const onScroll = (event: UIEvent<HTMLDivElement>): void => {
-    const view = event.currentTarget;
-    pinned.current = view.scrollHeight - view.scrollTop - view.clientHeight < 80;
-  };
-  const messageCount = messages.length;
-  const lastLength = lastGroup && "text" in lastGroup ? lastGroup.text.length : 0;
-  useEffect(() => {
-    void messageCount;
-    void lastLength;
-    if (pinned.current) bottom.current?.scrollIntoView({ block: "end" });
-  }, [messageCount, lastLength]);
+  // Follow the conversation as it grows, unless the user scrolled up to read.
+  const follow = useFollowLatest();
+  const { pinned } = follow;
 
   const failSend = (caught: unknown, text: string, files: File[]): void => {
     const info = errorText(caught);
@@ -178,8 +200,10 @@ export function ChatView({
     // the title middleware names the chat.
     const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
     const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata);
-    const human = humanMessage(text, uploaded);
+    // An id of our own: the turn's run is found by it (its duration) and its bubble keeps its key.
+    const human = { ...humanMessage(text, uploaded), id: crypto.randomUUID() };
     setRanHere(true);
+    setStartedHere(Date.now());
     const shownBefore = messages.length;
     pendingSend.current = { text, files, shownBefore };
     setUnsentFrom(null);
@@ -215,6 +239,7 @@ export function ChatView({
     setSendError(null);
     setStopped(false);
     setRanHere(true);
+    setStartedHere(Date.now());
     pinned.current = true;
     try {
       const prepared = await prepareRerun(threadId, route, body);
@@ -237,6 +262,7 @@ export function ChatView({
     const sdkCancels = threadId !== null && window.sessionStorage.getItem(sdkRunKey(threadId));
     await stream.stop();
     if (threadId && !sdkCancels) await cancelActiveRuns(client, threadId);
+    bumpRuns();
     onRunFinished();
   };
 
@@ -244,72 +270,54 @@ export function ChatView({
   // An old or deleted chat's link: say so and offer a new chat instead of a composer that fails.
   const missing = loadError?.status === 404;
   const error = sendError
-    ? { label: "Could not send the message.", detail: sendError }
+    ? { label: t("sendFailed"), detail: sendError }
     : offline
       ? null
       : missing
         ? null
         : stream.error
           ? {
-              label: ranHere ? "The run failed." : "Could not load this chat.",
+              label: ranHere ? t("runFailed") : t("loadFailed"),
               detail: errorText(stream.error).text,
             }
           : null;
   const unfinished =
-    !ranHere && !stopped && !stream.isLoading ? unfinishedRunText(lastRunStatus) : null;
+    !ranHere && !stopped && !stream.isLoading
+      ? lastRunStatus === "interrupted"
+        ? t("lastRunStopped")
+        : lastRunStatus === "error" || lastRunStatus === "timeout"
+          ? t("lastRunFailed")
+          : null
+      : null;
   const empty = groups.length === 0 && !stream.isThreadLoading;
 
   return (
     <div className="chat-layout">
-      <section className="chat" aria-label="Chat">
-        <header className="chat-header">
-          <h1 className="chat-title">{title ?? (threadId ? "Chat" : "New chat")}</h1>
-          {stream.isLoading && <span className="badge live">working…</span>}
-          {threadId && groups.length > 0 && !stream.isLoading && (
-            <span className="chat-export">
-              <button
-                type="button"
-                className="link-button"
-                onClick={() =>
-                  downloadText(
-                    exportFileName(title ?? "chat", "md"),
-                    "text/markdown",
-                    chatAsMarkdown(title ?? "Chat", groups),
-                  )
-                }
-              >
-                Export Markdown
-              </button>
-              <button
-                type="button"
-                className="link-button"
-                onClick={() =>
-                  downloadText(
-                    exportFileName(title ?? "chat", "json"),
-                    "application/json",
-                    `${JSON.stringify({ thread_id: threadId, title, messages }, null, 2)}\n`,
-                  )
-                }
-              >
-                Export JSON
-              </button>
-            </span>
-          )}
-          {threadId && artifacts.length > 0 && !artifactsOpen && (
-            <button
-              type="button"
-              className="link-button artifacts-toggle"
-              onClick={() => setArtifactsOpen(true)}
-            >
-              Artifacts ({artifacts.length})
-            </button>
-          )}
-        </header>
-        <div className="messages" data-testid="messages" onScroll={onScroll}>
+      <section className="chat" aria-label={t("region")}>
+        <ChatHeader
+          threadId={threadId}
+          title={title}
+          streaming={stream.isLoading}
+          groups={groups}
+          messages={messages}
+          tokenUsage={tokenUsage}
+          artifactCount={artifacts.length}
+          artifactsOpen={artifactsOpen}
+          onOpenArtifacts={() => setArtifactsOpen(true)}
+        />
+        <div
+          className="messages"
+          data-testid="messages"
+          ref={follow.scrollRef}
+          onScroll={follow.onScroll}
+        >
           {empty && <Welcome />}
-          {stream.isThreadLoading && <p className="muted">Loading the conversation…</p>}
+          {stream.isThreadLoading && <p className="muted">{t("loadingConversation")}</p>}
           <MessageList
             groups={groups}
+            follow={follow}
+            subagents={subagents.progress}
+            turnTimes={turnTimes}
             streaming={stream.isLoading}
             awaitingAnswer={awaitingAnswer}
             onRegenerate={(messageId) => void rerun("regenerate", { message_id: messageId })}
@@ -338,7 +346,11 @@ export function ChatView({
             offline={offline ? { back: reconnect.back } : null}
             error={error}
           />
-          <div ref={bottom} />
+          {!follow.atBottom && groups.length > 0 && (
+            <button type="button" className="jump-to-latest small" onClick={follow.jumpToLatest}>
+              {t("jumpToLatest")}
+            </button>
+          )}
         </div>
         {todos.length > 0 && <TodoList todos={todos} running={stream.isLoading} />}
         <Composer
@@ -352,7 +364,7 @@ export function ChatView({
             send(text, files, model).catch((caught: unknown) => failSend(caught, text, files))
           }
           restored={restored}
-          disabledReason={missing ? "This chat no longer exists; start a new chat." : null}
+          disabledReason={missing ? t("chatGone") : null}
           onStop={() => void stop()}
         />
       </section>

@@ -38,6 +38,8 @@ export type Step =
       /** Undefined until the tool's result arrives. */
       result: string | undefined;
       failed: boolean;
+      /** The result ToolMessage's `additional_kwargs` (a `task` call's sub-agent facts). */
+      kwargs: Record<string, unknown> | undefined;
     };
 
 export interface ClarificationOption {
@@ -123,6 +125,7 @@ export function groupMessages(messages: ReadonlyArray<ChatMessage>): MessageGrou
           args: call.args ?? {},
           result: undefined,
           failed: false,
+          kwargs: undefined,
         };
         toolSteps.set(id, step);
         target.push(step);
@@ -135,6 +138,7 @@ export function groupMessages(messages: ReadonlyArray<ChatMessage>): MessageGrou
       if (step) {
         step.result = result;
         step.failed = message.status === "error";
+        step.kwargs = message.additional_kwargs;
       }
       if (message.name === "ask_clarification") {
         steps = null;
@@ -228,6 +232,32 @@ function clarificationGroup(
     options,
     text,
   };
+}
+
+/** One turn: a user message and the groups answering it, up to the next user message. */
+export interface Turn {
+  humanIndex: number;
+  lastIndex: number;
+  humanMessageId: string | null;
+  text: string;
+}
+
+export function turnsOf(groups: ReadonlyArray<MessageGroup>): Turn[] {
+  const turns: Turn[] = [];
+  groups.forEach((group, index) => {
+    if (group.kind === "human") {
+      turns.push({
+        humanIndex: index,
+        lastIndex: index,
+        humanMessageId: group.messageId,
+        text: group.text,
+      });
+    } else {
+      const turn = turns.at(-1);
+      if (turn) turn.lastIndex = index;
+    }
+  });
+  return turns;
 }
 
 /** A short one-line summary of a tool call for its collapsed header. */

@@ -1,6 +1,15 @@
-import { type ReactNode, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { chatMessages } from "../i18n/messages/chat.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
-import { type MessageGroup, type Step, toolCallSummary } from "./message-groups.js";
+import type { FollowLatest } from "./follow-latest.js";
+import type { MessageGroup } from "./message-groups.js";
+import { StepsBlock } from "./steps-block.js";
+import type { SubagentProgressMap } from "./subagents/subagent-progress.js";
+import { TurnDuration } from "./usage/turn-duration.js";
+import type { TurnTime } from "./usage/turn-durations.js";
+import "./message-list.css";
 
 interface Props {
   groups: MessageGroup[];
@@ -14,216 +23,198 @@ interface Props {
   onEditLast: (messageId: string, text: string) => void;
   /** Start a new chat from the conversation up to this answer. */
   onBranch: (messageId: string) => void;
+  follow: FollowLatest;
+  subagents: SubagentProgressMap;
+  /** Each turn's duration, keyed by the index of the turn's last group. */
+  turnTimes: ReadonlyMap<number, TurnTime>;
 }
 
-export function MessageList({
-  groups,
-  streaming,
-  awaitingAnswer,
-  onAnswer,
-  onRegenerate,
-  onEditLast,
-  onBranch,
-}: Props): ReactNode {
-  // Only the latest turn can be rerun: the server prepares that one alone.
-  const lastHuman = groups.findLastIndex((group) => group.kind === "human");
-  const lastAnswer = groups.findLastIndex((group) => group.kind === "assistant");
+/** A first guess of a row's height (px) before it is measured. */
+const ESTIMATED_ROW = 120;
+
+/**
+ * The conversation as a virtual list: only the rows near the viewport are in the DOM (a
+ * 500-message thread stays light), each measured once drawn. While pinned to the bottom, every
+ * change of the list's height (a streamed token, a new row, a measurement) scrolls it back down.
+ */
+export function MessageList(props: Props): ReactNode {
+  const { groups, follow } = props;
+  const list = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const view = follow.scrollRef.current;
+    const top = list.current?.offsetTop ?? 0;
+    if (view && top !== scrollMargin) setScrollMargin(top);
+  });
+  const virtualizer = useVirtualizer({
+    count: groups.length,
+    getScrollElement: () => follow.scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW,
+    overscan: 4,
+    scrollMargin,
+    getItemKey: (index) => groups[index]?.key ?? index,
+  });
+  const total = virtualizer.getTotalSize();
+  const last = groups.at(-1);
+  const lastLength = last && "text" in last ? last.text.length : 0;
+  const { keepPinned } = follow;
+  useLayoutEffect(() => {
+    void total;
+    void lastLength;
+    keepPinned();
+  }, [total, lastLength, keepPinned]);
+
+  const items = virtualizer.getVirtualItems();
   return (
-    <>
-      {groups.map((group, index) => {
-        const last = index === groups.length - 1;
-        switch (group.kind) {
-          case "human":
-            return (
-              <div key={group.key} className="message human" data-role="user">
-                {group.files.length > 0 && (
-                  <ul className="file-chips">
-                    {group.files.map((file) => (
-                      <li key={file.filename} className="chip">
-                        {file.filename}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-                {/* User text is shown verbatim, never as Markdown. */}
-                {index === lastHuman && !streaming && group.messageId ? (
-                  <EditableText
-                    text={group.text}
-                    onRerun={(text) => group.messageId && onEditLast(group.messageId, text)}
-                  />
-                ) : (
-                  <div className="plain">{group.text}</div>
-                )}
-              </div>
-            );
-          case "assistant":
-            return (
-              <div key={group.key} className="message assistant" data-role="assistant">
-                {group.reasoning.trim() && (
-                  <details className="reasoning">
-                    <summary>Reasoning</summary>
-                    <div className="plain">{group.reasoning}</div>
-                  </details>
-                )}
-                <MarkdownView text={group.text} />
-                {streaming && last && <span className="cursor" aria-hidden="true" />}
-                {!(streaming && last) && (
-                  <div className="message-actions">
-                    <CopyButton text={group.text} />
-                    {!streaming && group.messageId && (
-                      <button
-                        type="button"
-                        className="link-button"
-                        title="A new chat with the conversation up to this answer"
-                        onClick={() => group.messageId && onBranch(group.messageId)}
-                      >
-                        Branch
-                      </button>
-                    )}
-                    {index === lastAnswer && !streaming && group.messageId && (
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => group.messageId && onRegenerate(group.messageId)}
-                      >
-                        Regenerate
-                      </button>
-                    )}
-                  </div>
-                )}
-              </div>
-            );
-          case "steps":
-            return <StepsBlock key={group.key} steps={group.steps} live={streaming && last} />;
-          case "clarification":
-            return (
-              <div key={group.key} className="clarification" role="note">
-                <div className="clarification-label">Fawn needs your input</div>
-                {group.context && <p className="muted">{group.context}</p>}
-                <p className="question">{group.question}</p>
-                {group.options.length > 0 && (
-                  <div className="options">
-                    {group.options.map((option) => (
-                      <button
-                        key={option.value}
-                        type="button"
-                        disabled={!(awaitingAnswer && last)}
-                        onClick={() => onAnswer(option.value)}
-                      >
-                        {option.label}
-                      </button>
-                    ))}
-                  </div>
-                )}
-                {awaitingAnswer && last && (
-                  <p className="muted small">Pick an option or answer in the box below.</p>
-                )}
-              </div>
-            );
-        }
-        return null;
-      })}
-    </>
-  );
-}
-
-type ToolState = "running" | "unfinished" | "failed" | "done";
-
-const STATE_MARK: Record<ToolState, string> = {
-  running: "…",
-  unfinished: "–",
-  failed: "✗",
-  done: "✓",
-};
-
-const STATE_LABEL: Record<ToolState, string> = {
-  running: "running",
-  unfinished: "did not finish",
-  failed: "failed",
-  done: "done",
-};
-
-/** Each argument on its own: text as written (a command's lines as lines), the rest as JSON. */
-function ToolArguments({ args }: { args: Record<string, unknown> }): ReactNode {
-  const entries = Object.entries(args);
-  if (entries.length === 0) return <p className="muted small">none</p>;
-  return (
-    <dl className="tool-args">
-      {entries.map(([name, value]) => (
-        <div key={name} className="tool-arg">
-          <dt>{name}</dt>
-          <dd>
-            <pre className="code-block">
-              <code>{typeof value === "string" ? value : JSON.stringify(value, null, 2)}</code>
-            </pre>
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-function StepsBlock({ steps, live }: { steps: Step[]; live: boolean }): ReactNode {
-  const toolCount = steps.filter((step) => step.kind === "tool").length;
-  return (
-    <div className="steps" data-testid="steps">
-      <div className="steps-label">
-        {toolCount} {toolCount === 1 ? "step" : "steps"}
-        {live ? " · working…" : ""}
-      </div>
-      {steps.map((step, index) => {
-        if (step.kind === "reasoning") {
-          return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
-            <details key={index} className="reasoning">
-              <summary>Reasoning</summary>
-              <div className="plain">{step.text}</div>
-            </details>
-          );
-        }
-        if (step.kind === "text") {
-          // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
-          return <MarkdownView key={index} text={step.text} />;
-        }
-        // A call without a result in a block that is no longer live was cut off (Stop, a
-        // failed or interrupted run): it must not look as if it were still running.
-        const state =
-          step.result === undefined
-            ? live
-              ? "running"
-              : "unfinished"
-            : step.failed
-              ? "failed"
-              : "done";
+    <div
+      ref={list}
+      className="message-list"
+      data-testid="message-list"
+      data-count={groups.length}
+      style={{ height: total }}
+    >
+      {items.map((item) => {
+        const group = groups[item.index];
+        if (!group) return null;
         return (
-          <details key={step.id} className={`tool-step ${state}`} data-tool={step.name}>
-            <summary>
-              <span className="tool-state" role="img" aria-label={STATE_LABEL[state]}>
-                {STATE_MARK[state]}
-              </span>
-              <span className="tool-name">{step.name}</span>
-              <span className="tool-summary">{toolCallSummary(step.name, step.args)}</span>
-            </summary>
-            <div className="tool-detail">
-              <div className="tool-section">Arguments</div>
-              <ToolArguments args={step.args} />
-              {step.result !== undefined && (
-                <>
-                  <div className="tool-section">Result</div>
-                  <pre className="code-block tool-result">
-                    <code>{step.result}</code>
-                  </pre>
-                </>
-              )}
-            </div>
-          </details>
+          <div
+            key={item.key}
+            ref={virtualizer.measureElement}
+            data-index={item.index}
+            className="message-row"
+            style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+          >
+            <GroupView {...props} group={group} index={item.index} />
+          </div>
         );
       })}
     </div>
   );
 }
 
+function GroupView({
+  groups,
+  group,
+  index,
+  streaming,
+  awaitingAnswer,
+  onAnswer,
+  onRegenerate,
+  onEditLast,
+  onBranch,
+  subagents,
+  turnTimes,
+}: Props & { group: MessageGroup; index: number }): ReactNode {
+  const t = useT(chatMessages);
+  const last = index === groups.length - 1;
+  // Only the latest turn can be rerun: the server prepares that one alone.
+  const lastHuman = groups.findLastIndex((entry) => entry.kind === "human");
+  const lastAnswer = groups.findLastIndex((entry) => entry.kind === "assistant");
+  const time = turnTimes.get(index);
+  const duration = time ? <TurnDuration time={time} /> : null;
+  switch (group.kind) {
+    case "human":
+      return (
+        <div className="message human" data-role="user">
+          {group.files.length > 0 && (
+            <ul className="file-chips">
+              {group.files.map((file) => (
+                <li key={file.filename} className="chip">
+                  {file.filename}
+                </li>
+              ))}
+            </ul>
+          )}
+          {/* User text is shown verbatim, never as Markdown. */}
+          {index === lastHuman && !streaming && group.messageId ? (
+            <EditableText
+              text={group.text}
+              onRerun={(text) => group.messageId && onEditLast(group.messageId, text)}
+            />
+          ) : (
+            <div className="plain">{group.text}</div>
+          )}
+        </div>
+      );
+    case "assistant":
+      return (
+        <>
+          <div className="message assistant" data-role="assistant">
+            {group.reasoning.trim() && (
+              <details className="reasoning">
+                <summary>{t("reasoning")}</summary>
+                <div className="plain">{group.reasoning}</div>
+              </details>
+            )}
+            <MarkdownView text={group.text} />
+            {streaming && last && <span className="cursor" aria-hidden="true" />}
+            {!(streaming && last) && (
+              <div className="message-actions">
+                <CopyButton text={group.text} />
+                {!streaming && group.messageId && (
+                  <button
+                    type="button"
+                    className="link-button"
+                    title={t("branchTitle")}
+                    onClick={() => group.messageId && onBranch(group.messageId)}
+                  >
+                    {t("branch")}
+                  </button>
+                )}
+                {index === lastAnswer && !streaming && group.messageId && (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => group.messageId && onRegenerate(group.messageId)}
+                  >
+                    {t("regenerate")}
+                  </button>
+                )}
+                {duration}
+              </div>
+            )}
+          </div>
+          {streaming && last && duration}
+        </>
+      );
+    case "steps":
+      return (
+        <>
+          <StepsBlock steps={group.steps} live={streaming && last} subagents={subagents} />
+          {duration}
+        </>
+      );
+    case "clarification":
+      return (
+        <>
+          <div className="clarification" role="note">
+            <div className="clarification-label">{t("needsInput")}</div>
+            {group.context && <p className="muted">{group.context}</p>}
+            <p className="question">{group.question}</p>
+            {group.options.length > 0 && (
+              <div className="options">
+                {group.options.map((option) => (
+                  <button
+                    key={option.value}
+                    type="button"
+                    disabled={!(awaitingAnswer && last)}
+                    onClick={() => onAnswer(option.value)}
+                  >
+                    {option.label}
+                  </button>
+                ))}
+              </div>
+            )}
+            {awaitingAnswer && last && <p className="muted small">{t("pickOrAnswer")}</p>}
+          </div>
+          {duration}
+        </>
+      );
+  }
+}
+
 function CopyButton({ text }: { text: string }): ReactNode {
+  const t = useT(chatMessages);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const copy = (): void => {
     navigator.clipboard
@@ -234,13 +225,14 @@ function CopyButton({ text }: { text: string }): ReactNode {
   };
   return (
     <button type="button" className="link-button" onClick={copy}>
-      {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy"}
+      {copied === "copied" ? t("copied") : copied === "failed" ? t("copyFailed") : t("copy")}
     </button>
   );
 }
 
 /** The latest user message, with Edit: change its text and rerun the turn from before it. */
 function EditableText({ text, onRerun }: { text: string; onRerun: (text: string) => void }) {
+  const t = useT(chatMessages);
   const [draft, setDraft] = useState<string | null>(null);
   if (draft === null) {
     return (
@@ -248,7 +240,7 @@ function EditableText({ text, onRerun }: { text: string; onRerun: (text: string)
         <div className="plain">{text}</div>
         <div className="message-actions">
           <button type="button" className="link-button" onClick={() => setDraft(text)}>
-            Edit
+            {t("edit")}
           </button>
         </div>
       </>
@@ -258,7 +250,7 @@ function EditableText({ text, onRerun }: { text: string; onRerun: (text: string)
   return (
     <div className="message-edit">
       <textarea
-        aria-label="Edit your message"
+        aria-label={t("editLabel")}
         value={draft}
         rows={3}
         onChange={(event) => setDraft(event.target.value)}
@@ -276,10 +268,10 @@ function EditableText({ text, onRerun }: { text: string; onRerun: (text: string)
             setDraft(null);
           }}
         >
-          Rerun
+          {t("rerun")}
         </button>
         <button type="button" className="small" onClick={() => setDraft(null)}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </div>
