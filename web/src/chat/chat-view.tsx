@@ -6,6 +6,7 @@ import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
+import type { UploadControl } from "../uploads/upload-file.js";
 import {
   cancelActiveRuns,
   sdkRunKey,
@@ -169,7 +170,12 @@ export function ChatView({
   };
 
   /** Uploads the attachments (creating the thread first if needed), then starts the run. */
-  const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
+  const send = async (
+    text: string,
+    files: File[],
+    modelName: string | null,
+    upload?: UploadControl,
+  ): Promise<void> => {
     setSendError(null);
     setOffline(false);
     setStopped(false);
@@ -177,7 +183,7 @@ export function ChatView({
     // A new chat keeps its first message in the thread's metadata: the chat list shows it until
     // the title middleware names the chat.
     const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
-    const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata);
+    const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata, upload);
     const human = humanMessage(text, uploaded);
     setRanHere(true);
     const shownBefore = messages.length;
@@ -348,8 +354,10 @@ export function ChatView({
           planMode={planMode}
           onPlanModeChange={setPlanMode}
           busy={stream.isLoading}
-          onSend={(text, files) =>
-            send(text, files, model).catch((caught: unknown) => failSend(caught, text, files))
+          onSend={(text, files, upload) =>
+            send(text, files, model, upload).catch((caught: unknown) =>
+              failSend(caught, text, files),
+            )
           }
           restored={restored}
           disabledReason={missing ? "This chat no longer exists; start a new chat." : null}
