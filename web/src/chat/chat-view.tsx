@@ -364,11 +364,12 @@ export function ChatView({
           onStop={() => void stop()}
         />
       </section>
-      {threadId && artifacts.length > 0 && artifactsOpen && (
+      {threadId && artifactsOpen && (
         <ArtifactsPanel
           threadId={threadId}
           artifacts={artifacts}
           streaming={stream.isLoading}
+          messages={messages}
           onClose={() => setArtifactsOpen(false)}
         />
       )}
