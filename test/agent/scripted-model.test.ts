@@ -33,6 +33,20 @@ const script = parseScript(
     },
     { match: "^hang", hang: true },
     { match: "^slow", stream_delay_ms: 50, turns: [{ content: "one two three four five six" }] },
+    {
+      match: "^write",
+      stream_tool_args: true,
+      turns: [
+        {
+          tool_calls: [
+            {
+              name: "write_file",
+              args: { path: "/mnt/user-data/outputs/a.txt", content: "x y z" },
+            },
+          ],
+        },
+      ],
+    },
     { turns: [{ content: "Default answer." }] },
   ],
   "inline",
@@ -52,6 +66,24 @@ class TokenRecorder extends BaseCallbackHandler {
 }
 
 describe("answers", () => {
+  it("streams tool-call arguments in pieces with stream_tool_args, the same call once joined", async () => {
+    const pieces: string[] = [];
+    let whole: Awaited<ReturnType<ScriptedChatModel["invoke"]>> | undefined;
+    for await (const chunk of await model().stream([new HumanMessage("write it")])) {
+      for (const call of chunk.tool_call_chunks ?? []) pieces.push(call.args ?? "");
+      whole = whole ? whole.concat(chunk) : chunk;
+    }
+    expect(pieces.filter((piece) => piece !== "").length).toBeGreaterThan(2);
+    expect(whole?.tool_calls).toEqual([
+      {
+        type: "tool_call",
+        name: "write_file",
+        args: { path: "/mnt/user-data/outputs/a.txt", content: "x y z" },
+        id: expect.any(String),
+      },
+    ]);
+  });
+
   it("answers turn 0 with reasoning, content, a tool call and usage", async () => {
     const reply = await model().invoke([new HumanMessage("What's the weather?")]);
     expect(reply.content).toBe("Let me look that up for you.");

@@ -26,6 +26,8 @@ export interface ScriptedReply {
   reasoning: string | undefined;
   toolCalls: ScriptedToolCall[];
   streamDelayMs: number;
+  /** Tool-call arguments stream in pieces rather than in the closing chunk. */
+  streamToolArgs: boolean;
   hang: boolean;
   /** Index of the answering rule; -1 when no rule matched or a middleware asked. */
   ruleIndex: number;
@@ -113,6 +115,7 @@ function replyFromRule(
       args: call.args,
     })),
     streamDelayMs: rule.streamDelayMs,
+    streamToolArgs: rule.streamToolArgs,
     hang: rule.hang,
     ruleIndex,
     turnIndex: position.turnIndex,
@@ -125,6 +128,7 @@ function noRuleReply(script: Script, position: ConversationPosition): ScriptedRe
     reasoning: undefined,
     toolCalls: [],
     streamDelayMs: 0,
+    streamToolArgs: false,
     hang: false,
     ruleIndex: -1,
     turnIndex: position.turnIndex,
@@ -153,6 +157,7 @@ export function middlewareReply(
     reasoning: undefined,
     toolCalls: [],
     streamDelayMs: 0,
+    streamToolArgs: false,
     hang: false,
     ruleIndex: -1,
     turnIndex: position.turnIndex,

@@ -3,7 +3,7 @@ import { ConfigError } from "../../core/errors.js";
 
 /**
  * The scripted-model file format: a list of rules (or `{rules, middleware_replies}`), each
- * `{match?, when_tools?, turns, stream_delay_ms?, hang?}`. The first rule whose `match` (a
+ * `{match?, when_tools?, turns, stream_delay_ms?, stream_tool_args?, hang?}`. The first rule whose `match` (a
  * case-insensitive regular expression) finds the latest user message, and whose `when_tools` are
  * all bound to the call, answers; a rule without `match` answers anything. The n-th model call after that message answers `turns[n]`; the last turn repeats.
  */
@@ -28,6 +28,8 @@ const ruleSchema = z
     when_tools: z.array(z.string().min(1)).max(64).default([]),
     turns: z.array(turnSchema).default([]),
     stream_delay_ms: z.number().int().min(0).max(60_000).default(0),
+    /** Tool-call arguments stream in pieces (as a provider streams them) instead of one chunk. */
+    stream_tool_args: z.boolean().default(false),
     hang: z.boolean().default(false),
   })
   .superRefine((rule, ctx) => {
@@ -56,6 +58,7 @@ export interface ScriptRule {
   whenTools: string[];
   turns: ScriptTurn[];
   streamDelayMs: number;
+  streamToolArgs: boolean;
   hang: boolean;
 }
 
@@ -77,7 +80,7 @@ export function parseScript(raw: unknown, source: string): Script {
       .join("; ");
     throw new ConfigError(
       `Invalid scripted-model script ${source}: ${problems}. A script is a list of rules ` +
-        "{match?, when_tools?, turns: [{content?, tool_calls?: [{name, args}], reasoning?}], stream_delay_ms?, hang?}.",
+        "{match?, when_tools?, turns: [{content?, tool_calls?: [{name, args}], reasoning?}], stream_delay_ms?, stream_tool_args?, hang?}.",
     );
   }
   const document = parsed.data;
@@ -87,6 +90,7 @@ export function parseScript(raw: unknown, source: string): Script {
       whenTools: rule.when_tools,
       turns: rule.turns,
       streamDelayMs: rule.stream_delay_ms,
+      streamToolArgs: rule.stream_tool_args,
       hang: rule.hang,
     })),
     middlewareReplies: document.middleware_replies,

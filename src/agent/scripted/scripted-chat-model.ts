@@ -162,6 +162,16 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
         message: new AIMessageChunk({ content: piece }),
       });
     }
+    // Streamed arguments: the call's id and name first, then its JSON a piece at a time, as a
+    // provider sends them; the closing chunk then carries no calls of its own.
+    if (reply.streamToolArgs) {
+      for (const [index, call] of reply.toolCalls.entries()) {
+        yield toolCallChunk({ id: call.id, name: call.name, args: "", index });
+        for (const piece of splitIntoChunks(JSON.stringify(call.args))) {
+          yield toolCallChunk({ args: piece, index });
+        }
+      }
+    }
     const inputTokens = estimateTokens(
       toScriptMessages(messages)
         .map((m) => m.text)
@@ -172,7 +182,7 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
       text: "",
       message: new AIMessageChunk({
         content: "",
-        tool_call_chunks: reply.toolCalls.map((call, index) => ({
+        tool_call_chunks: (reply.streamToolArgs ? [] : reply.toolCalls).map((call, index) => ({
           type: "tool_call_chunk",
           id: call.id,
           name: call.name,
@@ -191,6 +201,21 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
       }),
     });
   }
+}
+
+function toolCallChunk(chunk: {
+  id?: string;
+  name?: string;
+  args: string;
+  index: number;
+}): ChatGenerationChunk {
+  return new ChatGenerationChunk({
+    text: "",
+    message: new AIMessageChunk({
+      content: "",
+      tool_call_chunks: [{ type: "tool_call_chunk", ...chunk }],
+    }),
+  });
 }
 
 function withTracker(

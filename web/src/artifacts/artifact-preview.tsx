@@ -2,9 +2,19 @@ import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { ApiError } from "../api/api-error.js";
 import { errorText } from "../api/error-text.js";
 import { apiFetch, artifactUrl } from "../api/http.js";
+import { type Translate, useT } from "../i18n/locale-context.js";
+import { artifactsMessages } from "../i18n/messages/artifacts.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
+import { ArtifactToolbar } from "./artifact-toolbar.js";
+import { CodeView } from "./code-view.js";
 import { HtmlPreview } from "./html-preview.js";
-import { fileName, previewKind } from "./preview-kind.js";
+import {
+  codeLanguage,
+  fileName,
+  isTextKind,
+  type PreviewKind,
+  previewKind,
+} from "./preview-kind.js";
 
 /** Largest text preview loaded (the rest is a download away). */
 const PREVIEW_BYTES = 1024 * 1024;
@@ -19,20 +29,24 @@ interface Loaded {
 }
 
 /**
- * One artifact: rendered (Markdown, HTML in a sandboxed frame, images) or as text, with an
- * editor for text files under outputs. A save names the version it was opened from
- * (`expected_sha256`): a file changed meanwhile (by a run or another tab) is refused, never
- * overwritten, and the user's text stays in the editor.
+ * One artifact: rendered (Markdown, HTML in a sandboxed frame, highlighted code, images, PDF,
+ * audio, video) with Copy, Open in a new tab and Download, and an editor for text files under
+ * outputs. A save names the version it was opened from (`expected_sha256`): a file changed
+ * meanwhile (by a run or another tab) is refused, never overwritten, and the user's text stays
+ * in the editor.
  */
 export function ArtifactPreview({
   threadId,
   path,
   streaming,
+  onClose,
 }: {
   threadId: string;
   path: string;
   streaming: boolean;
+  onClose: () => void;
 }): ReactNode {
+  const t = useT(artifactsMessages);
   const kind = previewKind(path);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -51,7 +65,7 @@ export function ArtifactPreview({
   }, []);
 
   useEffect(() => {
-    if (kind === "none" || kind === "image") return;
+    if (!isTextKind(kind)) return;
     // Read again when a run ends (it may have rewritten the file) and on demand.
     void streaming;
     void version;
@@ -79,8 +93,7 @@ export function ArtifactPreview({
 
   const editable =
     path.startsWith(EDITABLE_PREFIX) &&
-    kind !== "none" &&
-    kind !== "image" &&
+    isTextKind(kind) &&
     loaded !== null &&
     loaded.sha256 !== null &&
     !loaded.truncated;
@@ -99,33 +112,38 @@ export function ArtifactPreview({
       setDraft(null);
       setSaveState({ saving: false, problem: null });
     } catch (caught) {
-      setSaveState({ saving: false, problem: saveProblem(caught) });
+      setSaveState({ saving: false, problem: saveProblem(caught, t) });
     }
   };
 
+  const name = fileName(path);
   return (
-    <div className="artifact-preview" data-testid="artifact-preview">
-      <div className="preview-title">
-        <span>{fileName(path)}</span>
+    <div className="artifact-preview" data-testid="artifact-preview" data-kind={kind}>
+      <ArtifactToolbar
+        threadId={threadId}
+        path={path}
+        text={loaded && !loaded.truncated ? (draft ?? loaded.text) : null}
+        live={false}
+        onClose={onClose}
+      >
         {editable && draft === null && (
           <button
             type="button"
             className="small"
             disabled={streaming}
-            title={streaming ? "The run may still change this file" : undefined}
+            title={streaming ? t("editBusy") : undefined}
             onClick={() => setDraft(loaded.text)}
           >
-            Edit
+            {t("edit")}
           </button>
         )}
-      </div>
-      {kind === "none" && <p className="muted">No preview for this file type; download it.</p>}
-      {kind === "image" && <img src={artifactUrl(threadId, path)} alt={fileName(path)} />}
+      </ArtifactToolbar>
       {error && <p className="error">{error}</p>}
+      {loaded?.truncated && <p className="muted">{t("truncated")}</p>}
       {draft !== null ? (
         <div className="artifact-editor">
           <textarea
-            aria-label={`Edit ${fileName(path)}`}
+            aria-label={t("editLabel", { name })}
             value={draft}
             spellCheck={false}
             onChange={(event) => setDraft(event.target.value)}
@@ -134,7 +152,7 @@ export function ArtifactPreview({
             <div className="run-error" role="alert">
               {saveState.problem}{" "}
               <button type="button" className="link-button" onClick={reload}>
-                Discard my text and load the current version
+                {t("discard")}
               </button>
             </div>
           )}
@@ -145,7 +163,7 @@ export function ArtifactPreview({
               disabled={saveState.saving}
               onClick={() => void save()}
             >
-              {saveState.saving ? "Saving…" : "Save"}
+              {saveState.saving ? t("saving") : t("save")}
             </button>
             <button
               type="button"
@@ -154,12 +172,17 @@ export function ArtifactPreview({
                 setSaveState({ saving: false, problem: null });
               }}
             >
-              Cancel
+              {t("cancel")}
             </button>
           </div>
         </div>
       ) : (
-        loaded !== null && <RenderedArtifact kind={kind} path={path} text={loaded.text} />
+        <RenderedArtifact
+          kind={kind}
+          path={path}
+          url={artifactUrl(threadId, path)}
+          text={loaded?.text ?? null}
+        />
       )}
     </div>
   );
@@ -168,30 +191,51 @@ export function ArtifactPreview({
 function RenderedArtifact({
   kind,
   path,
+  url,
   text,
 }: {
-  kind: ReturnType<typeof previewKind>;
+  kind: PreviewKind;
   path: string;
-  text: string;
+  url: string;
+  text: string | null;
 }): ReactNode {
-  if (kind === "markdown") return <MarkdownView text={text} />;
-  if (kind === "html") return <HtmlPreview path={path} html={text} />;
-  if (kind === "text") {
-    return (
-      <pre className="code-block">
-        <code>{text}</code>
-      </pre>
-    );
+  const t = useT(artifactsMessages);
+  const name = fileName(path);
+  switch (kind) {
+    case "markdown":
+      return text === null ? null : <MarkdownView text={text} />;
+    case "html":
+      return text === null ? null : <HtmlPreview path={path} html={text} />;
+    case "code":
+      return text === null ? null : <CodeView text={text} language={codeLanguage(path)} />;
+    case "text":
+      return text === null ? null : <CodeView text={text} language={null} />;
+    case "image":
+      return <img className="artifact-image" src={url} alt={name} />;
+    case "pdf":
+      return (
+        <object
+          className="artifact-pdf"
+          data={url}
+          type="application/pdf"
+          aria-label={t("previewOf", { name })}
+        >
+          <p className="muted">{t("pdfFallback")}</p>
+        </object>
+      );
+    case "audio":
+      // biome-ignore lint/a11y/useMediaCaption: a file the run made; there is no caption track to offer.
+      return <audio className="artifact-media" src={url} controls aria-label={name} />;
+    case "video":
+      // biome-ignore lint/a11y/useMediaCaption: a file the run made; there is no caption track to offer.
+      return <video className="artifact-media" src={url} controls aria-label={name} />;
+    case "none":
+      return <p className="muted">{t("noPreview")}</p>;
   }
-  return null;
 }
 
-function saveProblem(caught: unknown): string {
-  if (caught instanceof ApiError && caught.status === 412) {
-    return "Not saved: the file changed since you opened it (a run or another tab wrote it). Your text is still here.";
-  }
-  if (caught instanceof ApiError && caught.status === 409) {
-    return "Not saved: a run is working in this chat. Save again when it has finished.";
-  }
-  return `Not saved: ${errorText(caught).text}`;
+function saveProblem(caught: unknown, t: Translate<keyof typeof artifactsMessages.en>): string {
+  if (caught instanceof ApiError && caught.status === 412) return t("changed");
+  if (caught instanceof ApiError && caught.status === 409) return t("busy");
+  return t("notSaved", { reason: errorText(caught).text });
 }

@@ -1,4 +1,7 @@
 import { type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { artifactsMessages } from "../i18n/messages/artifacts.js";
+import { CodeView } from "./code-view.js";
 import { fileName } from "./preview-kind.js";
 
 /**
@@ -7,25 +10,24 @@ import { fileName } from "./preview-kind.js";
  * navigate the workspace or open windows.
  */
 export function HtmlPreview({ path, html }: { path: string; html: string }): ReactNode {
+  const t = useT(artifactsMessages);
   const [source, setSource] = useState(false);
   return (
     <>
       <div className="preview-tabs">
         <button type="button" aria-pressed={!source} onClick={() => setSource(false)}>
-          Preview
+          {t("preview")}
         </button>
         <button type="button" aria-pressed={source} onClick={() => setSource(true)}>
-          Source
+          {t("source")}
         </button>
       </div>
       {source ? (
-        <pre className="code-block">
-          <code>{html}</code>
-        </pre>
+        <CodeView text={html} language="xml" />
       ) : (
         <iframe
           className="html-preview"
-          title={`Preview of ${fileName(path)}`}
+          title={t("previewOf", { name: fileName(path) })}
           sandbox="allow-scripts"
           srcDoc={html}
         />

@@ -8,6 +8,7 @@ import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
+import type { UploadControl } from "../uploads/upload-file.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
 import { ChatHeader } from "./chat-header.js";
 import { ChatNotices, Welcome } from "./chat-notices.js";
@@ -191,7 +192,12 @@ export function ChatView({
   };
 
   /** Uploads the attachments (creating the thread first if needed), then starts the run. */
-  const send = async (text: string, files: File[], modelName: string | null): Promise<void> => {
+  const send = async (
+    text: string,
+    files: File[],
+    modelName: string | null,
+    upload?: UploadControl,
+  ): Promise<void> => {
     setSendError(null);
     setOffline(false);
     setStopped(false);
@@ -199,7 +205,7 @@ export function ChatView({
     // A new chat keeps its first message in the thread's metadata: the chat list shows it until
     // the title middleware names the chat.
     const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
-    const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata);
+    const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata, upload);
     // An id of our own: the turn's run is found by it (its duration) and its bubble keeps its key.
     const human = { ...humanMessage(text, uploaded), id: crypto.randomUUID() };
     setRanHere(true);
@@ -360,19 +366,22 @@ export function ChatView({
           planMode={planMode}
           onPlanModeChange={setPlanMode}
           busy={stream.isLoading}
-          onSend={(text, files) =>
-            send(text, files, model).catch((caught: unknown) => failSend(caught, text, files))
+          onSend={(text, files, upload) =>
+            send(text, files, model, upload).catch((caught: unknown) =>
+              failSend(caught, text, files),
+            )
           }
           restored={restored}
           disabledReason={missing ? t("chatGone") : null}
           onStop={() => void stop()}
         />
       </section>
-      {threadId && artifacts.length > 0 && artifactsOpen && (
+      {threadId && artifactsOpen && (
         <ArtifactsPanel
           threadId={threadId}
           artifacts={artifacts}
           streaming={stream.isLoading}
+          messages={messages}
           onClose={() => setArtifactsOpen(false)}
         />
       )}

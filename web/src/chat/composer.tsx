@@ -1,4 +1,5 @@
 import {
+  type ClipboardEvent,
   type FormEvent,
   type KeyboardEvent,
   type ReactNode,
@@ -7,6 +8,20 @@ import {
   useState,
 } from "react";
 import type { ModelInfo } from "../api/types.js";
+import { useT } from "../i18n/locale-context.js";
+import { composerMessages } from "../i18n/messages/composer.js";
+import { uploadsMessages } from "../i18n/messages/uploads.js";
+import { AttachmentChips, DropOverlay, type FileProgress } from "../uploads/attachment-chips.js";
+import type { UploadControl } from "../uploads/upload-file.js";
+import {
+  type AttachProblem,
+  attachWithinLimits,
+  formatBytes,
+  loadUploadLimits,
+  namePastedFile,
+  type UploadLimits,
+} from "../uploads/upload-limits.js";
+import { useFileDrop } from "../uploads/use-file-drop.js";
 import { modelLabel } from "./model-label.js";
 
 /** A message put back in the box (its send failed); `key` changes each time. */
@@ -24,14 +39,19 @@ interface Props {
   planMode: boolean;
   onPlanModeChange: (on: boolean) => void;
   busy: boolean;
-  onSend: (text: string, files: File[]) => Promise<void>;
+  /** Uploads `files` (reporting progress through `upload`), then starts the run. */
+  onSend: (text: string, files: File[], upload: UploadControl) => Promise<void>;
   onStop: () => void;
   restored?: Draft | null;
   /** Set: the chat cannot take messages (e.g. it was deleted); the box says why. */
   disabledReason?: string | null;
 }
 
-/** Message box: Enter sends (Shift+Enter: new line), attachments, model picker, Stop while running. */
+/**
+ * Message box: Enter sends (Shift+Enter: new line), files from Attach, a drop anywhere on the
+ * page or a paste (checked against the server's upload limits), per-file upload progress with
+ * Cancel, model picker, Stop while running.
+ */
 export function Composer({
   models,
   model,
@@ -44,12 +64,25 @@ export function Composer({
   restored = null,
   disabledReason = null,
 }: Props): ReactNode {
+  const t = useT(composerMessages);
+  const tu = useT(uploadsMessages);
   const [text, setText] = useState("");
   const [files, setFiles] = useState<File[]>([]);
   const [sending, setSending] = useState(false);
+  // The files of the message being sent and how far each has uploaded.
+  const [uploading, setUploading] = useState<{ files: File[]; progress: FileProgress[] } | null>(
+    null,
+  );
+  const [problems, setProblems] = useState<AttachProblem[]>([]);
+  const [limits, setLimits] = useState<UploadLimits | null>(null);
   // Enter while a run is going: say why nothing was sent (the draft stays in the box).
   const [busyHint, setBusyHint] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const cancelUpload = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    void loadUploadLimits().then(setLimits);
+  }, []);
 
   useEffect(() => {
     if (!restored) return;
@@ -58,21 +91,55 @@ export function Composer({
   }, [restored]);
 
   const disabled = disabledReason !== null;
+  const canAttach = !disabled && !busy && !sending;
   const canSend = !disabled && !busy && !sending && (text.trim() !== "" || files.length > 0);
+
+  const attach = (adding: File[]): void => {
+    if (!canAttach || adding.length === 0) return;
+    const result = attachWithinLimits(files, adding, limits);
+    setFiles(result.files);
+    setProblems(result.problems);
+  };
+  const dragging = useFileDrop(attach, canAttach);
 
   const submit = async (event?: FormEvent): Promise<void> => {
     event?.preventDefault();
     if (busy && text.trim() !== "") setBusyHint(true);
     if (!canSend) return;
     setBusyHint(false);
+    setProblems([]);
     setSending(true);
-    const message = text.trim() || "Please look at the attached files.";
+    const message = text.trim() || t("filesOnly");
     const attached = files;
+    const abort = new AbortController();
+    cancelUpload.current = abort;
+    if (attached.length > 0) {
+      setUploading({
+        files: attached,
+        progress: attached.map((f) => ({ loaded: 0, total: f.size })),
+      });
+    }
     setText("");
     setFiles([]);
     try {
-      await onSend(message, attached);
+      await onSend(message, attached, {
+        signal: abort.signal,
+        cancelledText: tu("cancelled"),
+        onProgress: (index, loaded, total) =>
+          setUploading((current) =>
+            current
+              ? {
+                  ...current,
+                  progress: current.progress.map((entry, at) =>
+                    at === index ? { loaded, total } : entry,
+                  ),
+                }
+              : current,
+          ),
+      });
     } finally {
+      cancelUpload.current = null;
+      setUploading(null);
       setSending(false);
     }
   };
@@ -84,39 +151,66 @@ export function Composer({
     }
   };
 
+  // Files on the clipboard (a copied file, a screenshot) are attached; text pastes as usual.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const pasted = Array.from(event.clipboardData.files);
+    if (pasted.length === 0) return;
+    event.preventDefault();
+    const taken = files.map((file) => file.name);
+    const named: File[] = [];
+    for (const file of pasted) {
+      const renamed = namePastedFile(file, [...taken, ...named.map((f) => f.name)]);
+      named.push(renamed);
+    }
+    attach(named);
+  };
+
   return (
     <form className="composer" onSubmit={(event) => void submit(event)}>
-      {files.length > 0 && (
-        <ul className="file-chips">
-          {files.map((file) => (
-            <li key={file.name} className="chip">
-              {file.name}
-              <button
-                type="button"
-                className="icon small"
-                aria-label={`Remove ${file.name}`}
-                onClick={() => setFiles(files.filter((f) => f !== file))}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
+      {dragging && <DropOverlay />}
+      {uploading ? (
+        <div className="upload-status">
+          <AttachmentChips files={uploading.files} progress={uploading.progress} onRemove={null} />
+          <button type="button" className="small" onClick={() => cancelUpload.current?.abort()}>
+            {tu("cancel")}
+          </button>
+        </div>
+      ) : (
+        <AttachmentChips
+          files={files}
+          progress={null}
+          onRemove={(file) => setFiles(files.filter((f) => f !== file))}
+        />
+      )}
+      {problems.length > 0 && (
+        <div className="upload-problems" role="alert">
+          <ul>
+            {problems.map((problem) => (
+              <li key={`${problem.kind}-${"name" in problem ? problem.name : ""}`}>
+                {problemText(problem)}
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="link-button" onClick={() => setProblems([])}>
+            {tu("dismiss")}
+          </button>
+        </div>
       )}
       {busyHint && busy && (
         <p className="composer-hint" role="status">
-          A run is in progress: wait for it to finish or press Stop, then send.
+          {t("busyHint")}
         </p>
       )}
       <textarea
         name="message"
-        aria-label="Message"
-        placeholder={disabledReason ?? (sending ? "Uploading…" : "Message Fawn…")}
+        aria-label={t("message")}
+        placeholder={disabledReason ?? (sending ? t("uploading") : t("placeholder"))}
         disabled={disabled}
         rows={3}
         value={text}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       <div className="composer-bar">
         <input
@@ -126,23 +220,15 @@ export function Composer({
           hidden
           data-testid="file-input"
           onChange={(event) => {
-            const chosen = Array.from(event.target.files ?? []);
-            setFiles((current) => [
-              ...current.filter((f) => !chosen.some((c) => c.name === f.name)),
-              ...chosen,
-            ]);
+            attach(Array.from(event.target.files ?? []));
             event.target.value = "";
           }}
         />
-        <button
-          type="button"
-          onClick={() => fileInput.current?.click()}
-          disabled={busy || disabled}
-        >
-          Attach
+        <button type="button" onClick={() => fileInput.current?.click()} disabled={!canAttach}>
+          {t("attach")}
         </button>
         <select
-          aria-label="Model"
+          aria-label={t("model")}
           value={model ?? ""}
           onChange={(event) => onModelChange(event.target.value)}
         >
@@ -152,27 +238,38 @@ export function Composer({
             </option>
           ))}
         </select>
-        <label className="toggle" title="The agent plans with a to-do list first">
+        <label className="toggle" title={t("planHint")}>
           <input
             type="checkbox"
             checked={planMode}
             onChange={(event) => onPlanModeChange(event.target.checked)}
           />
-          Plan
+          {t("plan")}
         </label>
         <span className="spacer" />
         {/* Distinct keys: React must not turn the clicked Stop button into the submit button
             before the click's default action runs (that submitted the draft). */}
         {busy ? (
           <button key="stop" type="button" className="danger" onClick={onStop}>
-            Stop
+            {t("stop")}
           </button>
         ) : (
           <button key="send" type="submit" className="primary" disabled={!canSend}>
-            Send
+            {t("send")}
           </button>
         )}
       </div>
     </form>
   );
+
+  function problemText(problem: AttachProblem): string {
+    switch (problem.kind) {
+      case "too_many":
+        return tu("tooMany", { max: problem.max });
+      case "too_large":
+        return tu("tooLarge", { name: problem.name, max: formatBytes(problem.max) });
+      case "total_too_large":
+        return tu("totalTooLarge", { max: formatBytes(problem.max) });
+    }
+  }
 }
