@@ -1,8 +1,7 @@
 import { useMemo } from "react";
-import { LOCALES } from "../i18n/define-messages.js";
+import { LANGUAGE_NAMES, LOCALES } from "../i18n/define-messages.js";
 import { useLocale, useT } from "../i18n/locale-context.js";
 import { commonMessages } from "../i18n/messages/common.js";
-import { LANGUAGE_NAMES } from "../i18n/messages/shell.js";
 import { paletteMessages } from "../i18n/messages/shortcuts.js";
 import type { Route } from "../routing.js";
 import type { ThreadSummary } from "../threads/thread-list.js";

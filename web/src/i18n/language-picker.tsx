@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from "react";
-import { LOCALES } from "./define-messages.js";
+import { LANGUAGE_NAMES, LOCALES } from "./define-messages.js";
 import { useLocale, useT } from "./locale-context.js";
-import { LANGUAGE_NAMES, shellMessages } from "./messages/shell.js";
+import { shellMessages } from "./messages/shell.js";
 
 /**
  * A labelled select of the workspace's languages; switching applies at once and is saved

@@ -43,7 +43,7 @@ export function isMacPlatform(): boolean {
 
 /** True when typing in `target` would produce text (where single-key shortcuts stay off). */
 export function isTextField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
+  if (typeof HTMLElement === "undefined" || !(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   if (target instanceof HTMLInputElement)
@@ -53,7 +53,13 @@ export function isTextField(target: EventTarget | null): boolean {
   return false;
 }
 
-function matches(event: KeyboardEvent, keys: KeyChord, mac: boolean): boolean {
+/** The parts of a `KeyboardEvent` a shortcut is read from. */
+export type KeyPress = Pick<
+  KeyboardEvent,
+  "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey" | "target"
+>;
+
+function matches(event: KeyPress, keys: KeyChord, mac: boolean): boolean {
   if (event.key.toLowerCase() !== keys.key || event.altKey) return false;
   const mod = mac ? event.metaKey : event.ctrlKey;
   const otherMod = mac ? event.ctrlKey : event.metaKey;
@@ -64,7 +70,7 @@ function matches(event: KeyboardEvent, keys: KeyChord, mac: boolean): boolean {
 }
 
 /** The shortcut a key press means here, or null. */
-export function shortcutFor(event: KeyboardEvent, mac = isMacPlatform()): ShortcutId | null {
+export function shortcutFor(event: KeyPress, mac = isMacPlatform()): ShortcutId | null {
   const typing = isTextField(event.target);
   for (const shortcut of SHORTCUTS) {
     for (const keys of shortcut.chords) {

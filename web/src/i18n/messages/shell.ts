@@ -28,6 +28,3 @@ export const shellMessages = defineMessages(
     serverDown: "Fawn 服务器没有响应：{message}",
   },
 );
-
-/** Each language's name, written in that language (the same in every locale, by convention). */
-export const LANGUAGE_NAMES = { en: "English", "zh-CN": "简体中文" } as const;
