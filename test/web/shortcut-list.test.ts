@@ -18,7 +18,6 @@ function press(key: string, mods: Partial<KeyPress> = {}): KeyPress {
     metaKey: false,
     shiftKey: false,
     altKey: false,
-    target: null,
     ...mods,
   };
 }
@@ -42,7 +41,15 @@ describe("shortcutFor", () => {
       [press("k", { ctrlKey: true, altKey: true }), false, null],
       [press("x"), false, null],
     ];
-    for (const [event, mac, expected] of cases) expect(shortcutFor(event, mac)).toBe(expected);
+    for (const [event, mac, expected] of cases)
+      expect(shortcutFor(event, { typing: false, mac })).toBe(expected);
+  });
+
+  it("keeps single keys for the text while typing; chords still work", () => {
+    const typing = { typing: true, mac: false };
+    expect(shortcutFor(press("/"), typing)).toBeNull();
+    expect(shortcutFor(press("?", { shiftKey: true }), typing)).toBeNull();
+    expect(shortcutFor(press("k", { ctrlKey: true }), typing)).toBe("palette");
   });
 
   it("shows chords as keycaps for the platform", () => {

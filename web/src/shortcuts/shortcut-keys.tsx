@@ -2,12 +2,13 @@ import { Fragment, type ReactNode } from "react";
 import { useT } from "../i18n/locale-context.js";
 import { shortcutMessages } from "../i18n/messages/shortcuts.js";
 import { chordKeys, chordsOf, type KeyChord, type ShortcutId } from "./shortcut-list.js";
+import { isMacPlatform } from "./shortcut-platform.js";
 
 /** One chord as keycaps: <kbd>Ctrl</kbd>+<kbd>K</kbd>. */
 export function ChordKeys({ chord }: { chord: KeyChord }): ReactNode {
   return (
     <span className="chord">
-      {chordKeys(chord).map((key, index) => (
+      {chordKeys(chord, isMacPlatform()).map((key, index) => (
         <Fragment key={key}>
           {index > 0 && <span aria-hidden="true">+</span>}
           <kbd>{key}</kbd>
@@ -23,7 +24,7 @@ export function ShortcutKeys({ id }: { id: ShortcutId }): ReactNode {
   return (
     <span className="shortcut-keys">
       {chordsOf(id).map((chord, index) => (
-        <Fragment key={chordKeys(chord).join("+")}>
+        <Fragment key={chordKeys(chord, false).join("+")}>
           {index > 0 && <span className="muted"> {t("or")} </span>}
           <ChordKeys chord={chord} />
         </Fragment>

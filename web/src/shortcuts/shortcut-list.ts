@@ -37,27 +37,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: "focusComposer", chords: [chord("/", false)] },
 ];
 
-export function isMacPlatform(): boolean {
-  return /Mac|iPhone|iPad/i.test(navigator.platform || navigator.userAgent);
-}
-
-/** True when typing in `target` would produce text (where single-key shortcuts stay off). */
-export function isTextField(target: EventTarget | null): boolean {
-  if (typeof HTMLElement === "undefined" || !(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (target instanceof HTMLInputElement)
-    return !["checkbox", "radio", "button", "submit", "reset", "file", "range", "color"].includes(
-      target.type,
-    );
-  return false;
-}
-
 /** The parts of a `KeyboardEvent` a shortcut is read from. */
-export type KeyPress = Pick<
-  KeyboardEvent,
-  "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey" | "target"
->;
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}
 
 function matches(event: KeyPress, keys: KeyChord, mac: boolean): boolean {
   if (event.key.toLowerCase() !== keys.key || event.altKey) return false;
@@ -69,9 +56,14 @@ function matches(event: KeyPress, keys: KeyChord, mac: boolean): boolean {
   return event.shiftKey === keys.shift;
 }
 
-/** The shortcut a key press means here, or null. */
-export function shortcutFor(event: KeyPress, mac = isMacPlatform()): ShortcutId | null {
-  const typing = isTextField(event.target);
+/**
+ * The shortcut a key press means, or null; `typing`: the focus is in a text field, `mac`: ⌘ is
+ * the modifier.
+ */
+export function shortcutFor(
+  event: KeyPress,
+  { typing, mac }: { typing: boolean; mac: boolean },
+): ShortcutId | null {
   for (const shortcut of SHORTCUTS) {
     for (const keys of shortcut.chords) {
       if (!keys.mod && typing) continue;
@@ -82,7 +74,7 @@ export function shortcutFor(event: KeyPress, mac = isMacPlatform()): ShortcutId 
 }
 
 /** The keys of a chord as shown to the user: `["Ctrl", "K"]` or `["⌘", "K"]`. */
-export function chordKeys(keys: KeyChord, mac = isMacPlatform()): string[] {
+export function chordKeys(keys: KeyChord, mac: boolean): string[] {
   const shown: string[] = [];
   if (keys.mod) shown.push(mac ? "⌘" : "Ctrl");
   if (keys.shift) shown.push(mac ? "⇧" : "Shift");

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { type ShortcutId, shortcutFor } from "./shortcut-list.js";
+import { isMacPlatform, isTextField } from "./shortcut-platform.js";
 
 export type ShortcutHandlers = Partial<Record<ShortcutId, () => void>>;
 
@@ -13,7 +14,7 @@ export function useGlobalShortcuts(handlers: ShortcutHandlers, paused: boolean):
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
       if (event.defaultPrevented || event.isComposing) return;
-      const id = shortcutFor(event);
+      const id = shortcutFor(event, { typing: isTextField(event.target), mac: isMacPlatform() });
       if (id === null) return;
       if (current.current.paused && id !== "palette") return;
       const handler = current.current.handlers[id];
