@@ -87,6 +87,9 @@ describe.skipIf(!hasChromium)("the workspace shell", { timeout: 120_000 }, () =>
     return page;
   }
 
+  /** Nothing has the focus (the page's body does), as after a click on empty space. */
+  const blur = (page: Page) => page.evaluate("document.activeElement?.blur()");
+
   const sidebar = (page: Page) => page.getByRole("complementary", { name: /Sidebar|侧边栏/ });
 
   it("switches to Chinese at once, keeps it over a reload, and back", async () => {
@@ -199,21 +202,21 @@ describe.skipIf(!hasChromium)("the workspace shell", { timeout: 120_000 }, () =>
     await show.click();
     await sidebar(page).waitFor();
 
-    await page.locator("body").focus();
+    await blur(page);
     await page.keyboard.press("Control+,");
     await page.waitForURL(`${server.url}/settings`);
     await page.keyboard.press("Control+Shift+O");
     await page.waitForURL(`${server.url}/`);
 
     // "/" goes to the message box from anywhere but a text field; typed there it is text.
-    await page.locator("body").focus();
+    await blur(page);
     await page.keyboard.press("/");
     expect((await focused(page)).name).toBe("Message");
     await page.keyboard.press("/");
     expect(await page.getByLabel("Message").inputValue()).toBe("/");
     await page.getByLabel("Message").fill("");
 
-    await page.locator("body").focus();
+    await blur(page);
     await page.keyboard.press("?");
     const list = page.getByRole("dialog", { name: "Keyboard shortcuts" });
     await list.getByRole("cell", { name: "Open the command palette" }).waitFor();
