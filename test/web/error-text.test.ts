@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../web/src/api/api-error.js";
 import { errorText, OFFLINE_TEXT } from "../../web/src/api/error-text.js";
+import { errorMessages } from "../../web/src/i18n/messages/errors.js";
 
 describe("errorText", () => {
   it("shows the sentence of an SDK HTTP error, not the status dump", () => {
@@ -35,6 +36,14 @@ describe("errorText", () => {
     );
     expect(errorText(down)).toEqual({ text: OFFLINE_TEXT, offline: true, status: null });
     expect(errorText(new TypeError("Failed to fetch")).offline).toBe(true);
+  });
+
+  it("says its own sentence in the page's language, the server's as sent", () => {
+    const down = new TypeError("Failed to fetch");
+    expect(errorText(down, "zh-CN").text).toBe(errorMessages["zh-CN"].offline);
+    expect(errorText(down, "zh-CN").text).not.toBe(OFFLINE_TEXT);
+    const refused = new ApiError(413, "too_large", "The file is too large.");
+    expect(errorText(refused, "zh-CN").text).toBe("The file is too large.");
   });
 
   it("passes Fawn's own errors through", () => {

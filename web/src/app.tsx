@@ -2,6 +2,9 @@ import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { ApiError, apiJson } from "./api/http.js";
 import type { ServerInfo, User } from "./api/types.js";
 import { LoginPage } from "./auth/login-page.js";
+import { useT } from "./i18n/locale-context.js";
+import { commonMessages } from "./i18n/messages/common.js";
+import { shellMessages } from "./i18n/messages/shell.js";
 import { Workspace } from "./workspace.js";
 
 type Gate =
@@ -12,6 +15,8 @@ type Gate =
 
 /** Resolves who the user is (auth mode from `/api/info`, then `/api/auth/me`) before the workspace. */
 export function App(): ReactNode {
+  const t = useT(shellMessages);
+  const common = useT(commonMessages);
   const [gate, setGate] = useState<Gate>({ state: "loading" });
 
   const resolve = useCallback(async () => {
@@ -42,15 +47,15 @@ export function App(): ReactNode {
 
   switch (gate.state) {
     case "loading":
-      return <div className="splash">Loading…</div>;
+      return <div className="splash">{common("loading")}</div>;
     case "login":
       return <LoginPage onSignedIn={() => void resolve()} />;
     case "offline":
       return (
         <div className="splash">
-          <p>The Fawn server is not answering: {gate.message}</p>
+          <p>{t("serverDown", { message: gate.message })}</p>
           <button type="button" onClick={() => void resolve()}>
-            Retry
+            {common("retry")}
           </button>
         </div>
       );

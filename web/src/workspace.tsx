@@ -3,9 +3,19 @@ import { loadedExtensions } from "./api/extensions.js";
 import { apiFetch, apiJson } from "./api/http.js";
 import { createSdkClient } from "./api/sdk-client.js";
 import type { ModelInfo, ModelList, User } from "./api/types.js";
+import { CommandPalette } from "./command-palette/command-palette.js";
+import { useWorkspaceCommands } from "./command-palette/workspace-commands.js";
+import { LanguagePicker } from "./i18n/language-picker.js";
 import { useT } from "./i18n/locale-context.js";
+import { authMessages } from "./i18n/messages/auth.js";
 import { commonMessages } from "./i18n/messages/common.js";
+import { shellMessages } from "./i18n/messages/shell.js";
+import { teamsMessages } from "./i18n/messages/teams.js";
 import { pathForRoute, pathForThread, type Route, routeFromPath } from "./routing.js";
+import { focusComposer } from "./shell/focus-composer.js";
+import { useSidebar } from "./shell/use-sidebar.js";
+import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog.js";
+import { useGlobalShortcuts } from "./shortcuts/use-global-shortcuts.js";
 import { TEAMS_NAMESPACE } from "./teams/teams-api.js";
 import { ThreadList, useThreadList } from "./threads/thread-list.js";
 
@@ -35,9 +45,15 @@ interface Props {
   onSignedOut: () => void;
 }
 
-/** Sidebar of threads and pages + the chat (with its artifacts panel) or another page; routes by the URL path. */
+/**
+ * Sidebar of threads and pages + the chat (with its artifacts panel) or another page; routes by
+ * the URL path. Owns the shell's keyboard: global shortcuts, the command palette, the shortcuts list.
+ */
 export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   const t = useT(commonMessages);
+  const shell = useT(shellMessages);
+  const auth = useT(authMessages);
+  const teamsText = useT(teamsMessages);
   const client = useMemo(() => createSdkClient(), []);
   const threads = useThreadList(client);
   const [models, setModels] = useState<ModelInfo[]>([]);
@@ -69,23 +85,51 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
       .catch(() => setTeamsAvailable(false));
   }, []);
 
-  // Below 800 px the sidebar is a drawer opened from the top bar; navigating closes it.
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent): void => {
-      if (event.key === "Escape") setMenuOpen(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [menuOpen]);
+  // Below 800 px the sidebar is a drawer opened from the top bar; navigating closes it. Wider,
+  // it is a column the user may hide (⌘/Ctrl+B), and the top bar then shows to bring it back.
+  const sidebar = useSidebar();
+  const { closeDrawer } = sidebar;
+  const [dialog, setDialog] = useState<"palette" | "shortcuts" | null>(null);
 
-  const go = useCallback((next: Route) => {
-    setMenuOpen(false);
-    window.history.pushState(null, "", pathForRoute(next));
-    setRoute((current) => ({ ...routeFromPath(pathForRoute(next)), view: current.view + 1 }));
-  }, []);
+  const go = useCallback(
+    (next: Route) => {
+      closeDrawer();
+      window.history.pushState(null, "", pathForRoute(next));
+      setRoute((current) => ({ ...routeFromPath(pathForRoute(next)), view: current.view + 1 }));
+    },
+    [closeDrawer],
+  );
   const navigate = useCallback((threadId: string | null) => go({ page: "chat", threadId }), [go]);
+  const newChat = useCallback(() => {
+    navigate(null);
+    // After the new chat has rendered its message box.
+    setTimeout(focusComposer, 0);
+  }, [navigate]);
+  const focusMessageBox = useCallback(() => void focusComposer(), []);
+  const showShortcuts = useCallback(() => setDialog("shortcuts"), []);
+  const closeDialog = useCallback(() => setDialog(null), []);
+
+  useGlobalShortcuts(
+    {
+      palette: () => setDialog((open) => (open === "palette" ? null : "palette")),
+      newChat,
+      toggleSidebar: sidebar.toggle,
+      settings: () => go({ page: "settings", section: null }),
+      help: showShortcuts,
+      focusComposer: focusMessageBox,
+    },
+    dialog !== null,
+  );
+
+  const commands = useWorkspaceCommands({
+    go,
+    newChat,
+    toggleSidebar: sidebar.toggle,
+    focusComposer: focusMessageBox,
+    showShortcuts,
+    teamsAvailable: teamsAvailable === true,
+    threads: threads.threads,
+  });
   const openTeam = useCallback((teamId: string | null) => go({ page: "teams", teamId }), [go]);
 
   const onThreadCreated = useCallback(
@@ -110,16 +154,25 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     { route: { page: "settings", section: null }, label: t("settings"), shown: true },
   ];
 
+  const menuOpen = sidebar.narrow && sidebar.drawerOpen;
+  const sidebarShown = sidebar.narrow ? sidebar.drawerOpen : !sidebar.collapsed;
+  const classes = [
+    "workspace",
+    menuOpen && "menu-open",
+    !sidebar.narrow && sidebar.collapsed && "sidebar-collapsed",
+  ];
   return (
-    <div className={menuOpen ? "workspace menu-open" : "workspace"}>
+    <div className={classes.filter(Boolean).join(" ")}>
       <header className="topbar">
         <button
           type="button"
           className="icon menu-button"
-          aria-label={menuOpen ? "Close the menu" : "Open the menu"}
-          aria-expanded={menuOpen}
+          aria-label={
+            sidebar.narrow ? shell(menuOpen ? "closeMenu" : "openMenu") : shell("showSidebar")
+          }
+          aria-expanded={sidebarShown}
           aria-controls="workspace-sidebar"
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={sidebar.toggle}
         >
           ☰
         </button>
@@ -134,15 +187,24 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           +
         </button>
       </header>
-      {menuOpen && (
-        <div className="drawer-backdrop" aria-hidden="true" onClick={() => setMenuOpen(false)} />
-      )}
-      <aside className="sidebar" id="workspace-sidebar">
-        <div className="brand">{t("brand")}</div>
+      {menuOpen && <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />}
+      <aside className="sidebar" id="workspace-sidebar" aria-label={shell("sidebar")}>
+        <div className="sidebar-head">
+          <div className="brand">{t("brand")}</div>
+          <button
+            type="button"
+            className="icon sidebar-toggle"
+            aria-label={shell(sidebar.narrow ? "closeMenu" : "hideSidebar")}
+            title={shell(sidebar.narrow ? "closeMenu" : "hideSidebar")}
+            onClick={sidebar.toggle}
+          >
+            «
+          </button>
+        </div>
         <button type="button" className="primary new-chat" onClick={() => navigate(null)}>
           {t("newChat")}
         </button>
-        <nav className="workspace-nav" aria-label="Workspace">
+        <nav className="workspace-nav" aria-label={shell("workspaceNav")}>
           {pages
             .filter((entry) => entry.shown)
             .map((entry) => (
@@ -171,14 +233,17 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
             if (route.page === "chat" && threadId === route.threadId) navigate(null);
           }}
         />
-        {authMode === "local" && user && (
-          <div className="account">
-            <span title={user.email}>{user.email}</span>
-            <button type="button" className="link-button" onClick={() => void signOut()}>
-              Sign out
-            </button>
-          </div>
-        )}
+        <div className="sidebar-footer">
+          {authMode === "local" && user && (
+            <div className="account">
+              <span title={auth("signedInAs", { email: user.email })}>{user.email}</span>
+              <button type="button" className="link-button" onClick={() => void signOut()}>
+                {auth("signOut")}
+              </button>
+            </div>
+          )}
+          <LanguagePicker />
+        </div>
       </aside>
       <Suspense fallback={<div className="page-loading">{t("loading")}</div>}>
         {route.page === "chat" ? (
@@ -197,8 +262,8 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           />
         ) : route.page === "teams" ? (
           teamsAvailable === false ? (
-            <section className="teams-page" aria-label="Teams">
-              <p className="notice teams-body">This server does not run the agent-teams plugin.</p>
+            <section className="teams-page" aria-label={teamsText("title")}>
+              <p className="notice teams-body">{teamsText("notRunning")}</p>
             </section>
           ) : (
             <TeamsPage
@@ -219,6 +284,8 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           <ScheduledTasksPage onOpenThread={(threadId) => navigate(threadId)} />
         )}
       </Suspense>
+      {dialog === "palette" && <CommandPalette commands={commands} onClose={closeDialog} />}
+      {dialog === "shortcuts" && <ShortcutsDialog onClose={closeDialog} />}
     </div>
   );
 }

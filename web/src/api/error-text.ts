@@ -1,3 +1,5 @@
+import type { Locale } from "../i18n/define-messages.js";
+import { errorMessages } from "../i18n/messages/errors.js";
 import { ApiError } from "./api-error.js";
 
 /** What the UI shows for a failed call: the server's sentence, never a raw status dump. */
@@ -8,23 +10,24 @@ export interface ErrorText {
   status: number | null;
 }
 
-export const OFFLINE_TEXT =
-  "Fawn's server cannot be reached. Check that it is running; the page reconnects by itself.";
+/** The English sentence for an unreachable server (`errorText(…, locale)` gives it in another language). */
+export const OFFLINE_TEXT = errorMessages.en.offline;
 
 const NETWORK_FAILURE = /Failed to fetch|NetworkError|fetch failed|ECONNREFUSED|Load failed/i;
 
 /**
  * Reads errors from Fawn's own calls (`ApiError`) and from the LangGraph SDK, whose HTTP errors
  * carry the body as text (`HTTP 409: {"detail": …}`) and whose connection failures are a
- * `ConnectionError` about "LangGraph server".
+ * `ConnectionError` about "LangGraph server". The server's own sentences pass through as sent; the
+ * ones the page writes itself are in `locale` (components use `useErrorText()`).
  */
-export function errorText(error: unknown): ErrorText {
+export function errorText(error: unknown, locale: Locale = "en"): ErrorText {
   if (error instanceof ApiError)
     return { text: error.message, offline: false, status: error.status };
   const message = messageOf(error);
   const name = error instanceof Error ? error.name : "";
   if (name === "ConnectionError" || NETWORK_FAILURE.test(message)) {
-    return { text: OFFLINE_TEXT, offline: true, status: null };
+    return { text: errorMessages[locale].offline, offline: true, status: null };
   }
   const status = statusOf(error, message);
   const body = bodyOf(error, message);

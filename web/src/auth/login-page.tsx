@@ -1,8 +1,14 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { apiFetch } from "../api/http.js";
+import { LanguagePicker } from "../i18n/language-picker.js";
+import { useT } from "../i18n/locale-context.js";
+import { authMessages } from "../i18n/messages/auth.js";
+import { commonMessages } from "../i18n/messages/common.js";
 
 /** Email + password sign-in for `auth.mode: local`; can also create the first account. */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode {
+  const t = useT(authMessages);
+  const common = useT(commonMessages);
   const [mode, setMode] = useState<"login" | "register">("login");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -30,12 +36,10 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode
   return (
     <main className="login">
       <form className="login-card" onSubmit={(event) => void submit(event)}>
-        <h1>Fawn</h1>
-        <p className="muted">
-          {mode === "login" ? "Sign in to your workspace." : "Create an account."}
-        </p>
+        <h1>{common("brand")}</h1>
+        <p className="muted">{mode === "login" ? t("signInLead") : t("registerLead")}</p>
         <label>
-          Email
+          {t("email")}
           <input
             name="email"
             type="email"
@@ -46,7 +50,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode
           />
         </label>
         <label>
-          Password
+          {t("password")}
           <input
             name="password"
             type="password"
@@ -62,16 +66,17 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {mode === "login" ? "Sign in" : "Create account"}
+          {mode === "login" ? t("signIn") : t("createAccount")}
         </button>
         <button
           type="button"
           className="link-button"
           onClick={() => setMode(mode === "login" ? "register" : "login")}
         >
-          {mode === "login" ? "First time here? Create an account" : "Have an account? Sign in"}
+          {mode === "login" ? t("toRegister") : t("toSignIn")}
         </button>
       </form>
+      <LanguagePicker className="login-language" />
     </main>
   );
 }

@@ -7,6 +7,12 @@ export type Locale = "en" | "zh-CN";
 
 export const LOCALES: readonly Locale[] = ["en", "zh-CN"];
 
+/** Each language's name in that language, so a reader finds theirs whatever the page speaks. */
+export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
+  en: "English",
+  "zh-CN": "简体中文",
+};
+
 export interface MessageNamespace<K extends string> {
   readonly name: string;
   readonly en: Readonly<Record<K, string>>;

@@ -1,5 +1,8 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { fileName, previewKind } from "../artifacts/preview-kind.js";
+import { useT } from "../i18n/locale-context.js";
+import { commonMessages } from "../i18n/messages/common.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
 import type { TeamArtifact } from "./team-types.js";
 import { artifactBytes, errorText } from "./teams-api.js";
@@ -21,6 +24,8 @@ export function ArtifactPreview({
   teamId: string;
   artifact: TeamArtifact;
 }): ReactNode {
+  const t = useT(teamsMessages);
+  const common = useT(commonMessages);
   const kind = previewKind(artifact.name);
   const [shown, setShown] = useState<Shown>({ state: "loading" });
   // By id and version: each poll brings new objects for the same unchanging bytes.
@@ -55,10 +60,11 @@ export function ArtifactPreview({
   return (
     <div className="artifact-preview" data-testid="team-artifact-preview">
       <div className="preview-title">
-        {artifact.name} <span className="muted small">v{artifact.version}</span>
+        {artifact.name}{" "}
+        <span className="muted small">{t("version", { version: artifact.version })}</span>
       </div>
-      {kind === "none" && <p className="muted">No preview for this file type; download it.</p>}
-      {kind !== "none" && shown.state === "loading" && <p className="muted">Loading…</p>}
+      {kind === "none" && <p className="muted">{t("noPreview")}</p>}
+      {kind !== "none" && shown.state === "loading" && <p className="muted">{common("loading")}</p>}
       {shown.state === "error" && (
         <p className="error" role="alert">
           {shown.message}

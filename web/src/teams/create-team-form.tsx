@@ -1,4 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import type { NewMember } from "./team-types.js";
 import { createTeam, errorText, newRequestId } from "./teams-api.js";
 
@@ -10,6 +12,7 @@ const blankMember = (): NewMember => ({ name: "", agent: DEFAULT_AGENT });
 
 /** Name, goal and 2–8 members (name + agent); opens the new team once created. */
 export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => void }): ReactNode {
+  const t = useT(teamsMessages);
   const [name, setName] = useState("");
   const [goal, setGoal] = useState("");
   const [members, setMembers] = useState<NewMember[]>([blankMember(), blankMember()]);
@@ -54,13 +57,13 @@ export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => v
       aria-labelledby="create-team-title"
       onSubmit={(event) => void submit(event)}
     >
-      <h2 id="create-team-title">New team</h2>
+      <h2 id="create-team-title">{t("newTeam")}</h2>
       <label className="field">
-        Name
+        {t("name")}
         <input value={name} maxLength={80} onChange={(event) => setName(event.target.value)} />
       </label>
       <label className="field">
-        Goal
+        {t("goal")}
         <textarea
           rows={3}
           value={goal}
@@ -69,12 +72,12 @@ export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => v
         />
       </label>
       <fieldset className="members-editor">
-        <legend>Members</legend>
+        <legend>{t("members")}</legend>
         {members.map((member, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional and have no id yet
           <div key={index} className="member-row">
             <label className="field">
-              Member {index + 1} name
+              {t("memberName", { n: index + 1 })}
               <input
                 value={member.name}
                 maxLength={80}
@@ -82,7 +85,7 @@ export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => v
               />
             </label>
             <label className="field">
-              Member {index + 1} agent
+              {t("memberAgent", { n: index + 1 })}
               <input
                 value={member.agent}
                 maxLength={128}
@@ -92,7 +95,7 @@ export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => v
             <button
               type="button"
               className="icon small"
-              aria-label={`Remove member ${index + 1}`}
+              aria-label={t("removeMember", { n: index + 1 })}
               disabled={members.length <= MIN_MEMBERS}
               onClick={() => setMembers(members.filter((_, i) => i !== index))}
             >
@@ -106,21 +109,21 @@ export function CreateTeamForm({ onCreated }: { onCreated: (teamId: string) => v
           disabled={members.length >= MAX_MEMBERS}
           onClick={() => setMembers([...members, blankMember()])}
         >
-          Add member
+          {t("addMember")}
         </button>
       </fieldset>
       {error && (
         <div className="run-error" role="alert">
-          <strong>Could not create the team.</strong> {error}
+          <strong>{t("createFailed")}</strong> {error}
         </div>
       )}
       <div className="form-bar">
         <span className="muted small">
-          {MIN_MEMBERS}–{MAX_MEMBERS} members; each runs its own conversation.
+          {t("memberRange", { min: MIN_MEMBERS, max: MAX_MEMBERS })}
         </span>
         <span className="spacer" />
         <button type="submit" className="primary" disabled={!complete || busy}>
-          {busy ? "Creating…" : "Create team"}
+          {busy ? t("creating") : t("createTeam")}
         </button>
       </div>
     </form>

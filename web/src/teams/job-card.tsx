@@ -1,6 +1,9 @@
 import { type FormEvent, type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { commonMessages } from "../i18n/messages/common.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
-import { canCancel, statusLabel } from "./job-status.js";
+import { canCancel, statusLabelKey } from "./job-status.js";
 import type { TeamJob } from "./team-types.js";
 import { cancelJob, newRequestId, resumeJob } from "./teams-api.js";
 
@@ -14,21 +17,25 @@ interface Props {
 
 /** One job: who, the task, its status, its answer or error, a clarification to answer, Cancel. */
 export function JobCard({ teamId, job, memberName, artifactName, act }: Props): ReactNode {
+  const t = useT(teamsMessages);
+  const common = useT(commonMessages);
   const receipt = job.kind === "receipt";
   return (
     <li className={`job status-${job.status}`} data-job-id={job.id} data-status={job.status}>
       <div className="job-head">
-        <span className="job-member">{receipt ? `Delivery to ${memberName}` : memberName}</span>
-        <span className={`badge status-${job.status}`}>{statusLabel(job.status)}</span>
+        <span className="job-member">
+          {receipt ? t("deliveryTo", { name: memberName }) : memberName}
+        </span>
+        <span className={`badge status-${job.status}`}>{t(statusLabelKey(job.status))}</span>
         <span className="spacer" />
         {canCancel(job.status) && (
           <button
             type="button"
             className="small"
-            aria-label={`Cancel the job for ${memberName}`}
+            aria-label={t("cancelJobFor", { name: memberName })}
             onClick={() => void act(() => cancelJob(teamId, job.id))}
           >
-            Cancel
+            {common("cancel")}
           </button>
         )}
       </div>
@@ -37,7 +44,7 @@ export function JobCard({ teamId, job, memberName, artifactName, act }: Props): 
         <ul className="file-chips">
           {(job.artifacts ?? []).map((ref) => (
             <li key={`${ref.artifact_id}@${ref.version}`} className="chip">
-              {artifactName(ref.artifact_id)} v{ref.version}
+              {t("versionedFile", { name: artifactName(ref.artifact_id), version: ref.version })}
             </li>
           ))}
         </ul>
@@ -50,7 +57,7 @@ export function JobCard({ teamId, job, memberName, artifactName, act }: Props): 
       )}
       {job.error && (
         <p className="job-error error">
-          <strong>Failed:</strong> {job.error}
+          <strong>{t("failed")}</strong> {job.error}
         </p>
       )}
     </li>
@@ -59,6 +66,7 @@ export function JobCard({ teamId, job, memberName, artifactName, act }: Props): 
 
 /** The member's question (or a paused run) and a box for the owner's answer (`resume`). */
 function AnswerBox({ teamId, job, act }: Pick<Props, "teamId" | "job" | "act">): ReactNode {
+  const t = useT(teamsMessages);
   const [answer, setAnswer] = useState("");
   const [busy, setBusy] = useState(false);
   const [requestId] = useState(newRequestId);
@@ -82,8 +90,8 @@ function AnswerBox({ teamId, job, act }: Pick<Props, "teamId" | "job" | "act">):
 
   return (
     <form className="clarification" role="note" onSubmit={(event) => void reply(answer, event)}>
-      <div className="clarification-label">Needs your input</div>
-      <p className="question">{question ?? "The member paused and waits for your answer."}</p>
+      <div className="clarification-label">{t("needsInput")}</div>
+      <p className="question">{question ?? t("pausedQuestion")}</p>
       {options.length > 0 && (
         <div className="options">
           {options.map((option) => (
@@ -95,14 +103,14 @@ function AnswerBox({ teamId, job, act }: Pick<Props, "teamId" | "job" | "act">):
       )}
       <div className="answer-row">
         <input
-          aria-label="Answer"
-          placeholder="Your answer"
+          aria-label={t("answer")}
+          placeholder={t("yourAnswer")}
           value={answer}
           disabled={busy}
           onChange={(event) => setAnswer(event.target.value)}
         />
         <button type="submit" className="primary" disabled={busy || answer.trim() === ""}>
-          Answer
+          {t("answer")}
         </button>
       </div>
     </form>

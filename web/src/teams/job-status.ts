@@ -1,21 +1,22 @@
+import type { TeamsMessageKey } from "../i18n/messages/teams.js";
 import type { JobStatus } from "./team-types.js";
 
-/** How each job status reads and what the user may do with a job in it. */
-const LABELS: Record<JobStatus, string> = {
-  queued: "queued",
-  running: "running",
-  waiting_input: "needs input",
-  resuming: "resuming",
-  cancelling: "cancelling",
-  cancelled: "cancelled",
-  completed: "completed",
-  failed: "failed",
+/** How each job status reads (its catalog key) and what the user may do with a job in it. */
+const LABELS: Record<JobStatus, TeamsMessageKey> = {
+  queued: "statusQueued",
+  running: "statusRunning",
+  waiting_input: "statusWaitingInput",
+  resuming: "statusResuming",
+  cancelling: "statusCancelling",
+  cancelled: "statusCancelled",
+  completed: "statusCompleted",
+  failed: "statusFailed",
 };
 
 const TERMINAL: ReadonlySet<JobStatus> = new Set(["cancelled", "completed", "failed"]);
 
-export function statusLabel(status: JobStatus): string {
-  return LABELS[status] ?? status;
+export function statusLabelKey(status: JobStatus): TeamsMessageKey {
+  return LABELS[status];
 }
 
 export function isTerminal(status: JobStatus): boolean {

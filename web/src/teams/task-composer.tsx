@@ -1,4 +1,6 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import type { ArtifactRef, Team } from "./team-types.js";
 import { newRequestId, sendTask } from "./teams-api.js";
 
@@ -11,6 +13,7 @@ const refKey = (ref: ArtifactRef): string => `${ref.artifact_id}@${ref.version}`
 
 /** Sends a task to one member, optionally with ready artifacts attached. Enter sends. */
 export function TaskComposer({ team, act }: Props): ReactNode {
+  const t = useT(teamsMessages);
   const [memberId, setMemberId] = useState(team.members[0]?.id ?? "");
   const [text, setText] = useState("");
   const [attached, setAttached] = useState<string[]>([]);
@@ -54,8 +57,8 @@ export function TaskComposer({ team, act }: Props): ReactNode {
   return (
     <form className="composer task-composer" onSubmit={(event) => void submit(event)}>
       <textarea
-        aria-label="Task"
-        placeholder={team.ready ? "Describe a task for the member…" : "The team is being set up…"}
+        aria-label={t("task")}
+        placeholder={team.ready ? t("taskPlaceholder") : t("settingUpPlaceholder")}
         rows={3}
         maxLength={4000}
         value={text}
@@ -67,7 +70,7 @@ export function TaskComposer({ team, act }: Props): ReactNode {
       />
       {ready.length > 0 && (
         <fieldset className="attach-list">
-          <legend className="muted small">Attach artifacts</legend>
+          <legend className="muted small">{t("attachArtifacts")}</legend>
           {ready.map((artifact) => {
             const key = refKey(artifact);
             return (
@@ -81,7 +84,7 @@ export function TaskComposer({ team, act }: Props): ReactNode {
                     )
                   }
                 />
-                {artifact.name} v{artifact.version}
+                {t("versionedFile", { name: artifact.name, version: artifact.version })}
               </label>
             );
           })}
@@ -89,7 +92,7 @@ export function TaskComposer({ team, act }: Props): ReactNode {
       )}
       <div className="composer-bar">
         <label className="toggle">
-          Send to
+          {t("sendTo")}
           <select value={memberId} onChange={(event) => setMemberId(event.target.value)}>
             {team.members.map((member) => (
               <option key={member.id} value={member.id}>
@@ -100,7 +103,7 @@ export function TaskComposer({ team, act }: Props): ReactNode {
         </label>
         <span className="spacer" />
         <button type="submit" className="primary" disabled={!canSend}>
-          {sending ? "Sending…" : "Send task"}
+          {sending ? t("sending") : t("sendTask")}
         </button>
       </div>
     </form>

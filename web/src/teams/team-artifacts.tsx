@@ -1,4 +1,6 @@
 import { type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { type TeamsMessageKey, teamsMessages } from "../i18n/messages/teams.js";
 import { ArtifactPreview, downloadArtifact } from "./artifact-preview.js";
 import type { TeamArtifact, TeamMember } from "./team-types.js";
 import { errorText } from "./teams-api.js";
@@ -11,8 +13,15 @@ interface Props {
 
 const keyOf = (artifact: TeamArtifact): string => `${artifact.artifact_id}@${artifact.version}`;
 
+const ARTIFACT_STATUS: Record<TeamArtifact["status"], TeamsMessageKey> = {
+  pending: "artifactPending",
+  ready: "artifactReady",
+  failed: "artifactFailed",
+};
+
 /** Files the members registered, newest version first, with status; ready ones open or download. */
 export function TeamArtifacts({ teamId, artifacts, members }: Props): ReactNode {
+  const t = useT(teamsMessages);
   const [open, setOpen] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const names = new Map(members.map((member) => [member.id, member.name]));
@@ -30,10 +39,8 @@ export function TeamArtifacts({ teamId, artifacts, members }: Props): ReactNode 
 
   return (
     <section className="team-card" aria-labelledby="team-artifacts-title">
-      <h2 id="team-artifacts-title">Artifacts</h2>
-      {sorted.length === 0 && (
-        <p className="muted small">None yet. Files members register for the team show here.</p>
-      )}
+      <h2 id="team-artifacts-title">{t("artifacts")}</h2>
+      {sorted.length === 0 && <p className="muted small">{t("noArtifacts")}</p>}
       <ul className="artifact-list">
         {sorted.map((artifact) => {
           const key = keyOf(artifact);
@@ -57,11 +64,17 @@ export function TeamArtifacts({ teamId, artifacts, members }: Props): ReactNode 
                 >
                   {artifact.name}
                 </button>
-                <span className="badge">v{artifact.version}</span>
-                <span className={`badge artifact-${artifact.status}`}>{artifact.status}</span>
+                <span className="badge">{t("version", { version: artifact.version })}</span>
+                <span className={`badge artifact-${artifact.status}`}>
+                  {t(ARTIFACT_STATUS[artifact.status])}
+                </span>
               </div>
               <div className="team-artifact-meta muted small">
-                <span>from {names.get(artifact.source.member_id) ?? "a member"}</span>
+                <span>
+                  {t("fromMember", {
+                    name: names.get(artifact.source.member_id) ?? t("aMember"),
+                  })}
+                </span>
                 {artifact.size !== undefined && <span>{formatSize(artifact.size)}</span>}
                 {ready && (
                   <button
@@ -69,7 +82,7 @@ export function TeamArtifacts({ teamId, artifacts, members }: Props): ReactNode 
                     className="link-button small"
                     onClick={() => download(artifact)}
                   >
-                    Download
+                    {t("download")}
                   </button>
                 )}
               </div>

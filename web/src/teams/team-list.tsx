@@ -1,4 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { commonMessages } from "../i18n/messages/common.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import type { TeamSummary } from "./team-types.js";
 import { errorText, listTeams } from "./teams-api.js";
 
@@ -9,6 +12,8 @@ type Load =
 
 /** The caller's teams, newest first, each opening its team view. */
 export function TeamList({ onOpen }: { onOpen: (teamId: string) => void }): ReactNode {
+  const t = useT(teamsMessages);
+  const common = useT(commonMessages);
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [attempt, setAttempt] = useState(0);
 
@@ -25,19 +30,17 @@ export function TeamList({ onOpen }: { onOpen: (teamId: string) => void }): Reac
 
   return (
     <section className="team-card" aria-labelledby="team-list-title">
-      <h2 id="team-list-title">Your teams</h2>
-      {load.state === "loading" && <p className="muted">Loading teams…</p>}
+      <h2 id="team-list-title">{t("yourTeams")}</h2>
+      {load.state === "loading" && <p className="muted">{t("loadingTeams")}</p>}
       {load.state === "error" && (
         <div className="run-error" role="alert">
-          <strong>Could not load the teams.</strong> {load.message}{" "}
+          <strong>{t("loadFailed")}</strong> {load.message}{" "}
           <button type="button" className="small" onClick={() => setAttempt(attempt + 1)}>
-            Retry
+            {common("retry")}
           </button>
         </div>
       )}
-      {load.state === "ready" && load.teams.length === 0 && (
-        <p className="muted">No teams yet. Create one: give it a goal and two or more members.</p>
-      )}
+      {load.state === "ready" && load.teams.length === 0 && <p className="muted">{t("noTeams")}</p>}
       {load.state === "ready" && load.teams.length > 0 && (
         <ul className="team-rows">
           {load.teams.map((team) => (
@@ -52,7 +55,7 @@ export function TeamList({ onOpen }: { onOpen: (teamId: string) => void }): Reac
                 <span className="muted small">
                   {team.members.map((member) => member.name).join(", ")}
                 </span>
-                {!team.ready && <span className="badge">setting up</span>}
+                {!team.ready && <span className="badge">{t("settingUp")}</span>}
               </button>
             </li>
           ))}

@@ -1,4 +1,7 @@
 import { type ReactNode, useState } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { commonMessages } from "../i18n/messages/common.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import { JobList } from "./job-list.js";
 import { MemberList } from "./member-list.js";
 import { TaskComposer } from "./task-composer.js";
@@ -14,6 +17,8 @@ interface Props {
 
 /** One team, kept live by polling: members, the task composer, jobs and artifacts. */
 export function TeamView({ teamId, onBack, onOpenThread }: Props): ReactNode {
+  const t = useT(teamsMessages);
+  const common = useT(commonMessages);
   const { team, error, refresh } = useTeam(teamId);
   const [actionError, setActionError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -39,38 +44,37 @@ export function TeamView({ teamId, onBack, onOpenThread }: Props): ReactNode {
 
   const artifacts = team?.artifacts ?? [];
   return (
-    <section className="teams-page" aria-label="Team">
+    <section className="teams-page" aria-label={t("team")}>
       <header className="chat-header">
         <button type="button" className="small" onClick={onBack}>
-          ← Teams
+          {t("backToTeams")}
         </button>
-        <h1 className="chat-title">{team?.name ?? "Team"}</h1>
-        {team && !team.ready && <span className="badge">setting up</span>}
+        <h1 className="chat-title">{team?.name ?? t("team")}</h1>
+        {team && !team.ready && <span className="badge">{t("settingUp")}</span>}
         <span className="spacer" />
         {team &&
           (confirming ? (
             <button type="button" className="danger small" onClick={() => void remove()}>
-              Delete team?
+              {t("deleteTeamConfirm")}
             </button>
           ) : (
             <button type="button" className="small" onClick={() => setConfirming(true)}>
-              Delete
+              {common("delete")}
             </button>
           ))}
       </header>
       <div className="teams-body">
         {error && (
           <div className="run-error" role="alert">
-            <strong>{team ? "Lost touch with the team." : "Could not load this team."}</strong>{" "}
-            {error}
+            <strong>{team ? t("lostTouch") : t("teamLoadFailed")}</strong> {error}
           </div>
         )}
         {actionError && (
           <div className="run-error" role="alert">
-            <strong>The team refused.</strong> {actionError}
+            <strong>{t("refused")}</strong> {actionError}
           </div>
         )}
-        {!team && !error && <p className="muted">Loading the team…</p>}
+        {!team && !error && <p className="muted">{t("loadingTeam")}</p>}
         {team && (
           <div className="team-layout">
             <div className="team-main">

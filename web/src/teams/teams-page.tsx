@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { useT } from "../i18n/locale-context.js";
+import { teamsMessages } from "../i18n/messages/teams.js";
 import { CreateTeamForm } from "./create-team-form.js";
 import { TeamList } from "./team-list.js";
 import { TeamView } from "./team-view.js";
@@ -13,6 +15,7 @@ interface Props {
 
 /** `/teams` (the caller's teams and the create form) and `/teams/<id>` (one team). */
 export function TeamsPage({ teamId, onOpenTeam, onOpenThread }: Props): ReactNode {
+  const t = useT(teamsMessages);
   if (teamId) {
     return (
       <TeamView
@@ -24,9 +27,9 @@ export function TeamsPage({ teamId, onOpenTeam, onOpenThread }: Props): ReactNod
     );
   }
   return (
-    <section className="teams-page" aria-label="Teams">
+    <section className="teams-page" aria-label={t("title")}>
       <header className="chat-header">
-        <h1 className="chat-title">Teams</h1>
+        <h1 className="chat-title">{t("title")}</h1>
       </header>
       <div className="teams-body teams-home">
         <TeamList onOpen={onOpenTeam} />
