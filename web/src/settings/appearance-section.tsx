@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import type { Locale } from "../i18n/define-messages.js";
 import { useLocale, useT } from "../i18n/locale-context.js";
 import { settingsMessages } from "../i18n/messages/settings.js";
@@ -14,6 +14,7 @@ const THEME_LABELS = {
 export function AppearanceSection(): ReactNode {
   const t = useT(settingsMessages);
   const [theme, setTheme] = useTheme();
+  const hintId = useId();
   return (
     <div className="settings-stack">
       <p className="muted">{t("appearanceIntro")}</p>
@@ -26,12 +27,15 @@ export function AppearanceSection(): ReactNode {
               name="theme"
               value={choice}
               checked={theme === choice}
+              aria-describedby={choice === "system" ? hintId : undefined}
               onChange={() => setTheme(choice)}
             />
             <span>{t(THEME_LABELS[choice])}</span>
-            {choice === "system" && <span className="small muted">{t("themeSystemHint")}</span>}
           </label>
         ))}
+        <p id={hintId} className="small muted">
+          {t("themeSystemHint")}
+        </p>
       </fieldset>
     </div>
   );
