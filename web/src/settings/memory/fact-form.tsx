@@ -22,9 +22,12 @@ export function FactForm(props: {
     <form
       className="settings-card settings-stack"
       aria-label={props.title}
+      // Our own sentences (in the page's language) instead of the browser's bubbles.
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void action.run(() => {
+          if (content.trim() === "") throw new Error(t("contentMissing"));
           const value = Number(confidence);
           if (confidence.trim() === "" || !(value >= 0 && value <= 1))
             throw new Error(t("confidenceRange"));

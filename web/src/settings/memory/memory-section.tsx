@@ -147,7 +147,11 @@ export function MemorySection(): ReactNode {
 
       <div className="settings-row">
         <h3>{t("facts")}</h3>
-        <span className="small muted">{t("factCount", { count: memory.facts.length })}</span>
+        <span className="small muted">
+          {memory.facts.length === 1
+            ? t("factCountOne")
+            : t("factCount", { count: memory.facts.length })}
+        </span>
         <button type="button" className="settings-row-end" onClick={() => setOpen({ kind: "add" })}>
           {t("add")}
         </button>
@@ -202,9 +206,7 @@ export function MemorySection(): ReactNode {
                 <p className="settings-item-text">{fact.content}</p>
                 <div className="settings-row small muted">
                   <span className="badge">{fact.category}</span>
-                  <span>
-                    {t("confidence")}: {fact.confidence}
-                  </span>
+                  <span>{t("confidenceValue", { value: fact.confidence })}</span>
                   <span>
                     {t("source")}:{" "}
                     {fact.source === "manual" ? t("sourceManual") : t("sourceThread")}
