@@ -2,7 +2,8 @@
  * Settings → Skills in real Chromium against a real `fawn serve`: a public skill switched off and
  * on, a `.skill` archive installed from the file picker (a bad one refused with the server's
  * sentence), a custom skill written, edited, restored from its history and deleted — each change
- * checked over HTTP afterwards; the editor and the history pass axe at 1440 and 390 px.
+ * checked over HTTP afterwards (a delete asks first; No and Escape keep the skill); the editor
+ * and the history pass axe at 1440 and 390 px.
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -142,6 +143,10 @@ describe.skipIf(!hasChromium)("Settings → Skills", { timeout: 120_000 }, () =>
     const row = item(page, "my-checklist");
     await row.getByRole("button", { name: "Delete" }).click();
     await row.getByRole("button", { name: "No" }).click();
+    // Escape answers No too (Yes has the focus when the question appears).
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.keyboard.press("Escape");
+    await row.getByRole("button", { name: "Yes" }).waitFor({ state: "detached" });
     expect((await skills()).some((skill) => skill.name === "my-checklist")).toBe(true);
     await row.getByRole("button", { name: "Delete" }).click();
     await row.getByRole("button", { name: "Yes" }).click();

@@ -72,7 +72,13 @@ export function ConfirmButton(props: {
     );
   }
   return (
-    <span className="settings-confirm">
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape answers No, as in the chat list.
+    <span
+      className="settings-confirm"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") setAsking(false);
+      }}
+    >
       <span>{t("reallyDo", { action: props.action })}</span>
       <button
         type="button"

@@ -31,12 +31,16 @@ export function SkillsSection(): ReactNode {
   const fileInput = useRef<HTMLInputElement>(null);
   const fileId = useId();
 
+  const [installing, setInstalling] = useState(false);
   const install = (file: File): void => {
-    void action.run(async () => {
-      const answer = await installSkillArchive(file);
-      reload();
-      return t("installed", { name: answer.skill_name });
-    });
+    setInstalling(true);
+    void action
+      .run(async () => {
+        const answer = await installSkillArchive(file);
+        reload();
+        return t("installed", { name: answer.skill_name });
+      })
+      .finally(() => setInstalling(false));
     if (fileInput.current) fileInput.current.value = "";
   };
 
@@ -136,7 +140,7 @@ export function SkillsSection(): ReactNode {
           }}
         />
         <label htmlFor={fileId} className="settings-file-button">
-          {action.busy ? t("installing") : t("install")}
+          {installing ? t("installing") : t("install")}
         </label>
         <button
           type="button"
