@@ -1,0 +1,51 @@
+import { useCallback, useState } from "react";
+import "./theme.css";
+
+/**
+ * The colour theme: `system` follows the browser's light/dark preference (the media query in
+ * styles.css); `light` and `dark` pin it with `data-theme` on `<html>` (theme.css).
+ */
+export type ThemeChoice = "system" | "light" | "dark";
+
+export const THEMES: readonly ThemeChoice[] = ["system", "light", "dark"];
+
+const THEME_KEY = "fawn.theme";
+
+function isTheme(value: string | null): value is ThemeChoice {
+  return value !== null && (THEMES as readonly string[]).includes(value);
+}
+
+export function storedTheme(): ThemeChoice {
+  try {
+    const saved = window.localStorage.getItem(THEME_KEY);
+    return isTheme(saved) ? saved : "system";
+  } catch {
+    return "system";
+  }
+}
+
+export function applyTheme(choice: ThemeChoice): void {
+  const root = document.documentElement;
+  if (choice === "system") root.removeAttribute("data-theme");
+  else root.setAttribute("data-theme", choice);
+}
+
+/** Call once at start-up, before the first render, so a saved theme never flashes. */
+export function applyStoredTheme(): void {
+  applyTheme(storedTheme());
+}
+
+/** The saved theme and a setter that saves it and applies it at once. */
+export function useTheme(): [ThemeChoice, (next: ThemeChoice) => void] {
+  const [theme, setThemeState] = useState<ThemeChoice>(storedTheme);
+  const setTheme = useCallback((next: ThemeChoice) => {
+    setThemeState(next);
+    applyTheme(next);
+    try {
+      window.localStorage.setItem(THEME_KEY, next);
+    } catch {
+      // Not saved: the theme holds until the page closes.
+    }
+  }, []);
+  return [theme, setTheme];
+}
