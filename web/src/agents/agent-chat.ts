@@ -26,12 +26,3 @@ export function withAgentName<T extends { configurable: Record<string, unknown> 
   if (!agentName) return config;
   return { ...config, configurable: { ...config.configurable, agent_name: agentName } };
 }
-
-/**
- * Opens a new chat with the agent: the workspace routes on `popstate`, so pushing the address
- * and announcing it mounts a fresh chat there.
- */
-export function openChatWithAgent(agentName: string): void {
-  window.history.pushState(null, "", chatWithAgentPath(agentName));
-  window.dispatchEvent(new PopStateEvent("popstate"));
-}

@@ -5,7 +5,6 @@ import type { ModelInfo, ModelList } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { agentsMessages } from "../i18n/messages/agents.js";
 import { AgentCard } from "./agent-card.js";
-import { openChatWithAgent } from "./agent-chat.js";
 import { AgentForm } from "./agent-form.js";
 import {
   type Agent,
@@ -15,6 +14,7 @@ import {
   listSkillNames,
   updateAgent,
 } from "./agents-api.js";
+import { openChatWithAgent } from "./open-agent-chat.js";
 import "./agents.css";
 
 interface Props {
