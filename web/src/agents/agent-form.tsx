@@ -126,9 +126,10 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
         {creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
       </h2>
       {creating && (
-        <label className="field">
-          <span>{t("name")}</span>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t("name")}</label>
           <input
+            id={`${id}-name`}
             value={name}
             maxLength={64}
             autoComplete="off"
@@ -145,19 +146,24 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
           >
             {nameNote}
           </span>
-        </label>
+        </div>
       )}
-      <label className="field">
-        <span>{t("description")}</span>
+      <div className="field">
+        <label htmlFor={`${id}-description`}>{t("description")}</label>
         <input
+          id={`${id}-description`}
           value={description}
           maxLength={2000}
           onChange={(event) => setDescription(event.target.value)}
         />
-      </label>
-      <label className="field">
-        <span>{t("modelLabel")}</span>
-        <select value={model} onChange={(event) => setModel(event.target.value)}>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-modelLabel`}>{t("modelLabel")}</label>
+        <select
+          id={`${id}-modelLabel`}
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+        >
           <option value="">{t("modelDefault")}</option>
           {models.map((entry) => (
             <option key={entry.name} value={entry.name}>
@@ -165,10 +171,11 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        <span>{t("soul")}</span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-soul`}>{t("soul")}</label>
         <textarea
+          id={`${id}-soul`}
           value={soul}
           rows={6}
           aria-describedby={`${id}-soul-note`}
@@ -177,7 +184,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
         <span id={`${id}-soul-note`} className="field-note">
           {t("soulHint")}
         </span>
-      </label>
+      </div>
       <fieldset className="field">
         <legend>{t("toolsLabel")}</legend>
         <label className="check">
@@ -216,10 +223,14 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
                 <code>{group}</code>
               </label>
             ))}
-            <label className="field">
-              <span>{t("toolGroupsOther")}</span>
-              <input value={otherGroups} onChange={(event) => setOtherGroups(event.target.value)} />
-            </label>
+            <div className="field">
+              <label htmlFor={`${id}-toolGroupsOther`}>{t("toolGroupsOther")}</label>
+              <input
+                id={`${id}-toolGroupsOther`}
+                value={otherGroups}
+                onChange={(event) => setOtherGroups(event.target.value)}
+              />
+            </div>
           </div>
         )}
       </fieldset>

@@ -104,9 +104,10 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
       <h2 id={titleId}>
         {cron ? t("formEditTitle", { title: titleOf(cron) }) : t("formCreateTitle")}
       </h2>
-      <label className="field">
-        <span>{t("taskTitle")}</span>
+      <div className="field">
+        <label htmlFor={`${id}-taskTitle`}>{t("taskTitle")}</label>
         <input
+          id={`${id}-taskTitle`}
           value={title}
           maxLength={120}
           aria-describedby={`${id}-title-note`}
@@ -115,10 +116,11 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
         <span id={`${id}-title-note`} className="field-note">
           {t("taskTitleHint")}
         </span>
-      </label>
-      <label className="field">
-        <span>{t("prompt")}</span>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-prompt`}>{t("prompt")}</label>
         <textarea
+          id={`${id}-prompt`}
           value={prompt}
           rows={4}
           aria-describedby={`${id}-prompt-note`}
@@ -127,7 +129,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
         <span id={`${id}-prompt-note`} className="field-note">
           {t("promptHint")}
         </span>
-      </label>
+      </div>
       <fieldset className="field">
         <legend>{t("repeat")}</legend>
         <div className="task-presets">
@@ -145,39 +147,50 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
         </div>
         <div className="task-when">
           {kind === "hourly" && (
-            <label className="field">
-              <span>{t("minute")}</span>
+            <div className="field">
+              <label htmlFor={`${id}-minute`}>{t("minute")}</label>
               <input
+                id={`${id}-minute`}
                 type="number"
                 min={0}
                 max={59}
                 value={minute}
                 onChange={(event) => setMinute(event.target.value)}
               />
-            </label>
+            </div>
           )}
           {kind === "weekly" && (
-            <label className="field">
-              <span>{t("weekday")}</span>
-              <select value={weekday} onChange={(event) => setWeekday(Number(event.target.value))}>
+            <div className="field">
+              <label htmlFor={`${id}-weekday`}>{t("weekday")}</label>
+              <select
+                id={`${id}-weekday`}
+                value={weekday}
+                onChange={(event) => setWeekday(Number(event.target.value))}
+              >
                 {[1, 2, 3, 4, 5, 6, 0].map((day) => (
                   <option key={day} value={day}>
                     {weekdayName(day, locale)}
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
           )}
           {(kind === "daily" || kind === "weekly") && (
-            <label className="field">
-              <span>{t("time")}</span>
-              <input type="time" value={time} onChange={(event) => setTime(event.target.value)} />
-            </label>
+            <div className="field">
+              <label htmlFor={`${id}-time`}>{t("time")}</label>
+              <input
+                id={`${id}-time`}
+                type="time"
+                value={time}
+                onChange={(event) => setTime(event.target.value)}
+              />
+            </div>
           )}
           {kind === "cron" && (
-            <label className="field task-cron">
-              <span>{t("cronExpression")}</span>
+            <div className="field task-cron">
+              <label htmlFor={`${id}-cronExpression`}>{t("cronExpression")}</label>
               <input
+                id={`${id}-cronExpression`}
                 value={expression}
                 spellCheck={false}
                 autoComplete="off"
@@ -187,24 +200,32 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
               <span id={`${id}-cron-note`} className="field-note">
                 {t("cronHint")}
               </span>
-            </label>
+            </div>
           )}
         </div>
       </fieldset>
       <div className="task-row">
-        <label className="field">
-          <span>{t("timezoneLabel")}</span>
-          <select value={timezone} onChange={(event) => setTimezone(event.target.value)}>
+        <div className="field">
+          <label htmlFor={`${id}-timezoneLabel`}>{t("timezoneLabel")}</label>
+          <select
+            id={`${id}-timezoneLabel`}
+            value={timezone}
+            onChange={(event) => setTimezone(event.target.value)}
+          >
             {zones.map((zone) => (
               <option key={zone} value={zone}>
                 {zone}
               </option>
             ))}
           </select>
-        </label>
-        <label className="field">
-          <span>{t("modelLabel")}</span>
-          <select value={model} onChange={(event) => setModel(event.target.value)}>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-modelLabel`}>{t("modelLabel")}</label>
+          <select
+            id={`${id}-modelLabel`}
+            value={model}
+            onChange={(event) => setModel(event.target.value)}
+          >
             <option value="">{t("modelDefault")}</option>
             {models.map((entry) => (
               <option key={entry.name} value={entry.name}>
@@ -212,7 +233,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       {!cron && (
         <fieldset className="field">
