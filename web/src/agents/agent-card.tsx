@@ -1,0 +1,88 @@
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import type { Translate } from "../i18n/locale-context.js";
+import type { agentsMessages } from "../i18n/messages/agents.js";
+import type { Agent } from "./agents-api.js";
+
+type AgentsKey = keyof (typeof agentsMessages)["en"];
+
+interface Props {
+  agent: Agent;
+  t: Translate<AgentsKey>;
+  onChat: () => void;
+  onEdit: () => void;
+  onDelete: () => Promise<void>;
+}
+
+/** One agent: what it is, what it may use, and its actions (delete asks first). */
+export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactNode {
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+  }, [confirming]);
+  const titleId = `agent-${agent.name}-title`;
+  const tools = agent.tool_groups === null ? t("toolsAll") : agent.tool_groups.join(", ") || "—";
+  const skills =
+    agent.skills === null
+      ? t("skillsAll")
+      : agent.skills.length === 0
+        ? t("skillsNone")
+        : agent.skills.join(", ");
+  return (
+    <li className="agent-card" aria-labelledby={titleId} data-agent={agent.name}>
+      <h2 id={titleId} className="agent-name">
+        {agent.name}
+      </h2>
+      <p className={agent.description ? "agent-description" : "agent-description muted"}>
+        {agent.description || t("noDescription")}
+      </p>
+      <dl className="agent-facts">
+        <dt>{t("modelLabel")}</dt>
+        <dd>{agent.model ?? t("modelDefault")}</dd>
+        <dt>{t("toolsLabel")}</dt>
+        <dd>{tools}</dd>
+        <dt>{t("skillsLabel")}</dt>
+        <dd>{skills}</dd>
+      </dl>
+      {confirming ? (
+        <fieldset
+          className="agent-confirm"
+          onKeyDown={(event) => {
+            if (event.key === "Escape") setConfirming(false);
+          }}
+        >
+          <legend>{t("confirmDelete", { name: agent.name })}</legend>
+          <div className="agent-actions">
+            <button
+              type="button"
+              className="danger"
+              disabled={deleting}
+              onClick={() => {
+                setDeleting(true);
+                void onDelete().finally(() => setDeleting(false));
+              }}
+            >
+              {t("confirmDeleteYes", { name: agent.name })}
+            </button>
+            <button ref={cancelRef} type="button" onClick={() => setConfirming(false)}>
+              {t("cancel")}
+            </button>
+          </div>
+        </fieldset>
+      ) : (
+        <div className="agent-actions">
+          <button type="button" className="primary" onClick={onChat}>
+            {t("chat")}
+          </button>
+          <button type="button" onClick={onEdit}>
+            {t("edit")}
+          </button>
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            {t("delete")}
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,294 @@
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { errorText } from "../api/error-text.js";
+import type { ModelInfo } from "../api/types.js";
+import type { Translate } from "../i18n/locale-context.js";
+import type { agentsMessages } from "../i18n/messages/agents.js";
+import {
+  AGENT_NAME_PATTERN,
+  type Agent,
+  type AgentFields,
+  BUILT_IN_TOOL_GROUPS,
+  checkAgentName,
+} from "./agents-api.js";
+
+type AgentsKey = keyof (typeof agentsMessages)["en"];
+
+interface Props {
+  /** The agent being edited; null creates one. */
+  agent: Agent | null;
+  models: ModelInfo[];
+  skills: string[];
+  t: Translate<AgentsKey>;
+  onSubmit: (name: string, fields: AgentFields) => Promise<void>;
+  onCancel: () => void;
+}
+
+type NameState = "idle" | "checking" | "free" | "taken" | "invalid";
+
+/** Create or edit an agent; the name is checked with the server while it is typed. */
+export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Props): ReactNode {
+  const id = useId();
+  const [name, setName] = useState(agent?.name ?? "");
+  const [nameState, setNameState] = useState<NameState>("idle");
+  const [description, setDescription] = useState(agent?.description ?? "");
+  const [model, setModel] = useState(agent?.model ?? "");
+  const [soul, setSoul] = useState(agent?.soul ?? "");
+  const [allTools, setAllTools] = useState(agent?.tool_groups == null);
+  const known: readonly string[] = BUILT_IN_TOOL_GROUPS;
+  const [groups, setGroups] = useState<string[]>(
+    (agent?.tool_groups ?? []).filter((g) => known.includes(g)),
+  );
+  const [otherGroups, setOtherGroups] = useState(
+    (agent?.tool_groups ?? []).filter((g) => !known.includes(g)).join(", "),
+  );
+  const [allSkills, setAllSkills] = useState(agent?.skills == null);
+  const [pickedSkills, setPickedSkills] = useState<string[]>(agent?.skills ?? []);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const creating = agent === null;
+
+  useEffect(() => {
+    if (!creating || name === "") {
+      setNameState("idle");
+      return;
+    }
+    if (!AGENT_NAME_PATTERN.test(name)) {
+      setNameState("invalid");
+      return;
+    }
+    setNameState("checking");
+    let current = true;
+    const timer = window.setTimeout(() => {
+      checkAgentName(name)
+        .then((answer) => {
+          if (current) setNameState(answer.available ? "free" : "taken");
+        })
+        .catch(() => {
+          // The server decides on submit; an unanswered check blocks nothing.
+          if (current) setNameState("idle");
+        });
+    }, 250);
+    return () => {
+      current = false;
+      window.clearTimeout(timer);
+    };
+  }, [creating, name]);
+
+  const toolGroups = (): string[] | null => {
+    if (allTools) return null;
+    const extra = otherGroups
+      .split(",")
+      .map((group) => group.trim())
+      .filter((group) => group !== "");
+    return [...new Set([...groups, ...extra])];
+  };
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setProblem(null);
+    if (creating && name.trim() === "") return setProblem(t("nameRequired"));
+    if (creating && !AGENT_NAME_PATTERN.test(name)) return setProblem(t("nameInvalid"));
+    if (creating && nameState === "taken")
+      return setProblem(t("nameTaken", { name: name.toLowerCase() }));
+    const chosenGroups = toolGroups();
+    if (chosenGroups !== null && chosenGroups.length === 0) return setProblem(t("toolGroupsEmpty"));
+    setSaving(true);
+    try {
+      await onSubmit(agent?.name ?? name, {
+        description: description.trim(),
+        model: model || null,
+        tool_groups: chosenGroups,
+        skills: allSkills ? null : pickedSkills,
+        soul,
+      });
+    } catch (caught) {
+      setProblem(`${t("saveFailed")} ${errorText(caught).text}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const nameNote =
+    nameState === "invalid"
+      ? t("nameInvalid")
+      : nameState === "taken"
+        ? t("nameTaken", { name: name.toLowerCase() })
+        : nameState === "free"
+          ? t("nameFree", { name: name.toLowerCase() })
+          : nameState === "checking"
+            ? t("nameChecking")
+            : t("nameHint");
+  const titleId = `${id}-title`;
+
+  return (
+    <form className="agent-form" aria-labelledby={titleId} onSubmit={(e) => void submit(e)}>
+      <h2 id={titleId}>
+        {creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
+      </h2>
+      {creating && (
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t("name")}</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={64}
+            autoComplete="off"
+            aria-describedby={`${id}-name-note`}
+            aria-invalid={nameState === "invalid" || nameState === "taken"}
+            onChange={(event) => setName(event.target.value.trim())}
+          />
+          <span
+            id={`${id}-name-note`}
+            className={
+              nameState === "invalid" || nameState === "taken" ? "field-note error" : "field-note"
+            }
+            aria-live="polite"
+          >
+            {nameNote}
+          </span>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-description`}>{t("description")}</label>
+        <input
+          id={`${id}-description`}
+          value={description}
+          maxLength={2000}
+          onChange={(event) => setDescription(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-modelLabel`}>{t("modelLabel")}</label>
+        <select
+          id={`${id}-modelLabel`}
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+        >
+          <option value="">{t("modelDefault")}</option>
+          {models.map((entry) => (
+            <option key={entry.name} value={entry.name}>
+              {entry.display_name ?? entry.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-soul`}>{t("soul")}</label>
+        <textarea
+          id={`${id}-soul`}
+          value={soul}
+          rows={6}
+          aria-describedby={`${id}-soul-note`}
+          onChange={(event) => setSoul(event.target.value)}
+        />
+        <span id={`${id}-soul-note`} className="field-note">
+          {t("soulHint")}
+        </span>
+      </div>
+      <fieldset className="field">
+        <legend>{t("toolsLabel")}</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-tools`}
+            checked={allTools}
+            onChange={() => setAllTools(true)}
+          />
+          {t("toolGroupsAll")}
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-tools`}
+            checked={!allTools}
+            onChange={() => setAllTools(false)}
+          />
+          {t("toolGroupsPick")}
+        </label>
+        {!allTools && (
+          <div className="agent-choices">
+            {BUILT_IN_TOOL_GROUPS.map((group) => (
+              <label key={group} className="check">
+                <input
+                  type="checkbox"
+                  checked={groups.includes(group)}
+                  onChange={(event) =>
+                    setGroups((current) =>
+                      event.target.checked
+                        ? [...current, group]
+                        : current.filter((g) => g !== group),
+                    )
+                  }
+                />
+                <code>{group}</code>
+              </label>
+            ))}
+            <div className="field">
+              <label htmlFor={`${id}-toolGroupsOther`}>{t("toolGroupsOther")}</label>
+              <input
+                id={`${id}-toolGroupsOther`}
+                value={otherGroups}
+                onChange={(event) => setOtherGroups(event.target.value)}
+              />
+            </div>
+          </div>
+        )}
+      </fieldset>
+      <fieldset className="field">
+        <legend>{t("skillsLabel")}</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-skills`}
+            checked={allSkills}
+            onChange={() => setAllSkills(true)}
+          />
+          {t("skillsEvery")}
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name={`${id}-skills`}
+            checked={!allSkills}
+            onChange={() => setAllSkills(false)}
+          />
+          {t("skillsPick")}
+        </label>
+        {!allSkills && (
+          <div className="agent-choices">
+            {skills.length === 0 && <p className="field-note">{t("skillsNoneFound")}</p>}
+            {skills.map((skill) => (
+              <label key={skill} className="check">
+                <input
+                  type="checkbox"
+                  checked={pickedSkills.includes(skill)}
+                  onChange={(event) =>
+                    setPickedSkills((current) =>
+                      event.target.checked
+                        ? [...current, skill]
+                        : current.filter((s) => s !== skill),
+                    )
+                  }
+                />
+                {skill}
+              </label>
+            ))}
+          </div>
+        )}
+      </fieldset>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="agent-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? t("saving") : creating ? t("create") : t("save")}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t("cancel")}
+        </button>
+      </div>
+    </form>
+  );
+}
