@@ -13,9 +13,19 @@ interface OfferedModel {
   is_default: boolean;
 }
 
+/** The part of Web Storage used here, typed locally so this module also loads outside a page. */
+interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+function storage(): KeyValueStorage | undefined {
+  return (globalThis as { localStorage?: KeyValueStorage }).localStorage;
+}
+
 function readKey(key: string): string | null {
   try {
-    return window.localStorage.getItem(key) || null;
+    return storage()?.getItem(key) || null;
   } catch {
     return null;
   }
@@ -23,7 +33,7 @@ function readKey(key: string): string | null {
 
 function writeKey(key: string, value: string): void {
   try {
-    window.localStorage.setItem(key, value);
+    storage()?.setItem(key, value);
   } catch {
     // Storage unavailable: the choice lasts for this page only.
   }
