@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorText } from "../api/error-text.js";
+import { useLocale } from "../i18n/locale-context.js";
 
 export type Resource<T> =
   | { state: "loading" }
@@ -18,6 +19,10 @@ export function useResource<T>(load: () => Promise<T>): {
   const [resource, setResource] = useState<Resource<T>>({ state: "loading" });
   const loadRef = useRef(load);
   loadRef.current = load;
+  // Read when an error arrives, so a failure says it in the language shown then.
+  const shown = useLocale().locale;
+  const locale = useRef(shown);
+  locale.current = shown;
   // A slow answer that arrives after a newer one must not overwrite it.
   const generation = useRef(0);
 
@@ -30,7 +35,7 @@ export function useResource<T>(load: () => Promise<T>): {
       })
       .catch((error: unknown) => {
         if (mine !== generation.current) return;
-        const { text, status } = errorText(error);
+        const { text, status } = errorText(error, locale.current);
         setResource({ state: "failed", message: text, status });
       });
   }, []);
@@ -60,20 +65,24 @@ export function useAction(): {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const run = useCallback(async (action: () => Promise<string | null | undefined>) => {
-    setBusy(true);
-    setError(null);
-    setNote(null);
-    try {
-      setNote((await action()) ?? null);
-      return true;
-    } catch (caught) {
-      setError(errorText(caught).text);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const { locale } = useLocale();
+  const run = useCallback(
+    async (action: () => Promise<string | null | undefined>) => {
+      setBusy(true);
+      setError(null);
+      setNote(null);
+      try {
+        setNote((await action()) ?? null);
+        return true;
+      } catch (caught) {
+        setError(errorText(caught, locale).text);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [locale],
+  );
   const announce = useCallback((next: string) => {
     setError(null);
     setNote(next);
