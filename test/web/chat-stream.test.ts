@@ -145,6 +145,16 @@ describe.skipIf(!hasChromium)("the chat stream", { timeout: 120_000 }, () => {
     expect((popover?.x ?? 0) + (popover?.width ?? 0)).toBeLessThanOrEqual(390);
     await narrow.screenshot({ path: join(shots.dir, "token-gauge-390.png") });
     expect(await seriousAxeViolations(narrow)).toEqual([]);
+    // In Chinese: the card's state and the turn's duration read in the page's language.
+    await narrow.evaluate("localStorage.setItem('fawn.locale', 'zh-CN')");
+    await narrow.reload();
+    await narrow
+      .getByTestId("subagent-card")
+      .locator(".subagent-state")
+      .getByText("完成")
+      .waitFor();
+    await narrow.getByTestId("turn-duration").getByText("用时", { exact: false }).waitFor();
+    await narrow.screenshot({ path: join(shots.dir, "subagent-done-390-zh.png") });
     await narrow.context().close();
   });
 
