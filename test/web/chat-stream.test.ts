@@ -138,6 +138,23 @@ describe.skipIf(!hasChromium)("the chat stream", { timeout: 120_000 }, () => {
     const narrow = await openPage(`/chats/${thread.thread_id}`, 390);
     await narrow.getByTestId("subagent-card").waitFor();
     await narrow.screenshot({ path: join(shots.dir, "subagent-done-390.png") });
+    // The gauge's figures open on screen, not off its edge.
+    await narrow.getByTestId("token-gauge").locator("summary").click();
+    const popover = await narrow.locator(".token-popover").boundingBox();
+    expect(popover?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((popover?.x ?? 0) + (popover?.width ?? 0)).toBeLessThanOrEqual(390);
+    await narrow.screenshot({ path: join(shots.dir, "token-gauge-390.png") });
+    expect(await seriousAxeViolations(narrow)).toEqual([]);
+    // In Chinese: the card's state and the turn's duration read in the page's language.
+    await narrow.evaluate("localStorage.setItem('fawn.locale', 'zh-CN')");
+    await narrow.reload();
+    await narrow
+      .getByTestId("subagent-card")
+      .locator(".subagent-state")
+      .getByText("完成")
+      .waitFor();
+    await narrow.getByTestId("turn-duration").getByText("用时", { exact: false }).waitFor();
+    await narrow.screenshot({ path: join(shots.dir, "subagent-done-390-zh.png") });
     await narrow.context().close();
   });
 
@@ -194,17 +211,13 @@ describe.skipIf(!hasChromium)("the chat stream", { timeout: 120_000 }, () => {
       expect(rows).toBeGreaterThan(0);
       expect(rows).toBeLessThan(60);
       await page.screenshot({ path: join(shots.dir, `long-thread-${width}.png`) });
-      await page.getByTestId("messages").evaluate((view) => {
-        view.scrollTop = 0;
-      });
+      await page.evaluate("document.querySelector('[data-testid=messages]').scrollTop = 0");
       await page.getByRole("button", { name: "Jump to latest" }).waitFor();
       // Row heights are measured as they are drawn: keep going up until the first one shows.
       await expect
         .poll(
           async () => {
-            await page.getByTestId("messages").evaluate((view) => {
-              view.scrollTop = 0;
-            });
+            await page.evaluate("document.querySelector('[data-testid=messages]').scrollTop = 0");
             return page.getByText("Question number 0", { exact: true }).isVisible();
           },
           { timeout: 30_000 },

@@ -14,7 +14,6 @@ import { ChatHeader } from "./chat-header.js";
 import { ChatNotices, Welcome } from "./chat-notices.js";
 import { Composer, type Draft } from "./composer.js";
 import { useFollowLatest } from "./follow-latest.js";
-import { useFrameValue } from "./frame-coalescer.js";
 import { type ChatMessage, groupMessages, turnsOf } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
 import { branchThread, prepareRerun } from "./rerun-turn.js";
@@ -26,6 +25,7 @@ import { TodoList } from "./todo-list.js";
 import { turnDurations } from "./usage/turn-durations.js";
 import { useThreadRuns } from "./usage/use-thread-runs.js";
 import { useTokenUsage } from "./usage/use-token-usage.js";
+import { useFrameValue } from "./use-frame-value.js";
 
 interface Props {
   client: Client;

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from "react";
-
 /**
  * Hands on at most one value per animation frame: a stream that delivers a token per event
  * (hundreds a second) re-renders the conversation once a frame, with the latest value.
- * The scheduler is injected so the rule is unit tested without a browser.
+ * The scheduler is injected (requestAnimationFrame in the page) so the rule is unit tested
+ * without a browser.
  */
 export class FrameCoalescer<T> {
   private pending: { value: T } | null = null;
@@ -11,9 +10,8 @@ export class FrameCoalescer<T> {
 
   constructor(
     private readonly apply: (value: T) => void,
-    private readonly schedule: (run: () => void) => number = (run) => requestAnimationFrame(run),
-    private readonly unschedule: (handle: number) => void = (handle) =>
-      cancelAnimationFrame(handle),
+    private readonly schedule: (run: () => void) => number,
+    private readonly unschedule: (handle: number) => void,
   ) {}
 
   push(value: T): void {
@@ -32,23 +30,4 @@ export class FrameCoalescer<T> {
     this.scheduled = null;
     this.pending = null;
   }
-}
-
-/**
- * `value`, but while `coalesce` is on it changes at most once per animation frame. Off (no
- * stream running), every change shows at once: a send, a stop or a loaded thread never waits.
- */
-export function useFrameValue<T>(value: T, coalesce: boolean): T {
-  const [shown, setShown] = useState(value);
-  const coalescer = useRef<FrameCoalescer<T> | null>(null);
-  useEffect(() => {
-    const current = new FrameCoalescer<T>(setShown);
-    coalescer.current = current;
-    return () => current.dispose();
-  }, []);
-  useEffect(() => {
-    if (coalesce) coalescer.current?.push(value);
-    else setShown(value);
-  }, [value, coalesce]);
-  return coalesce ? shown : value;
 }
