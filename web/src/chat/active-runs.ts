@@ -48,15 +48,6 @@ export function useRejoinActiveRun(
   return { lastRunStatus };
 }
 
-/** What a chat opened after its last run ended says about that run, if it did not finish. */
-export function unfinishedRunText(status: Run["status"] | null): string | null {
-  if (status === "interrupted") return "The last run was stopped before it finished.";
-  if (status === "error" || status === "timeout") {
-    return "The last run did not finish: it failed, or the server restarted while it ran. Send a message to carry on.";
-  }
-  return null;
-}
-
 /**
  * Cancels the thread's active runs. Stop needs it when the SDK does not know the run id (a run
  * joined rather than started here, or Stop pressed before the run was created): the SDK's
