@@ -7,6 +7,7 @@ import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
+import { chatModelChoice, saveChatModel, saveDefaultModel } from "../settings/default-model.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import type { UploadControl } from "../uploads/upload-file.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
@@ -66,14 +67,20 @@ export function ChatView({
   // Whether this view started a run: a stream error then means the run failed; before that, it
   // can only be the thread failing to load.
   const [ranHere, setRanHere] = useState(false);
-  // The user's pick; until there is one, the server's default (derived, so a pick made while the
-  // list arrives is never overwritten).
-  // A stored pick the server no longer offers falls back to the default.
-  const [pickedModel, setPickedModel] = useStoredChoice<string>("fawn.model", "", (raw) => raw);
-  const model =
-    (models.some((m) => m.name === pickedModel) ? pickedModel : null) ??
-    (models.find((m) => m.is_default) ?? models[0])?.name ??
-    null;
+  // The model: a pick made in this view, else the chat's own saved pick, else the default for new
+  // chats (Settings, or the last pick made in a new chat), else the server's default. Derived, so
+  // a pick made while the list arrives is never overwritten; a stored pick the server no longer
+  // offers falls back.
+  const [viewPick, setViewPick] = useState<string | null>(null);
+  const offered = (name: string | null): string | null =>
+    name !== null && models.some((m) => m.name === name) ? name : null;
+  const model = offered(viewPick) ?? chatModelChoice(threadId, models);
+  const pickModel = (name: string): void => {
+    setViewPick(name);
+    // In an existing chat the pick is that chat's; in a new chat it is also the new default.
+    if (threadId) saveChatModel(threadId, name);
+    else saveDefaultModel(name);
+  };
   // Plan mode: the agent keeps a to-do list (`write_todos`), shown above the composer.
   const [planMode, setPlanMode] = useStoredChoice<boolean>(
     "fawn.plan_mode",
@@ -102,6 +109,7 @@ export function ChatView({
     threadId,
     onThreadId: (id) => {
       setThreadId(id);
+      if (model) saveChatModel(id, model);
       onThreadCreated(id);
     },
     reconnectOnMount: true,
@@ -362,7 +370,7 @@ export function ChatView({
         <Composer
           models={models}
           model={model}
-          onModelChange={setPickedModel}
+          onModelChange={pickModel}
           planMode={planMode}
           onPlanModeChange={setPlanMode}
           busy={stream.isLoading}
