@@ -75,7 +75,7 @@ class ConfiguredRunTracing implements RunTracing {
     const otel = spans?.recording ? spans : null;
     const callbacks: unknown[] = [
       ...(otel ? [otel.handler] : []),
-      ...(this.langsmith ? [this.langsmith.tracerFor(run)] : []),
+      ...(this.langsmith ? [this.langsmith.tracerFor(run, run.langsmithProject ?? undefined)] : []),
       ...(this.langfuse ? [this.langfuse.handlerFor(run)] : []),
     ];
     if (callbacks.length === 0) return null;
