@@ -2,6 +2,7 @@
  * The cost of tracing when it is off, and sampling: with nothing configured there is no
  * `RunTracing` (a run adds no callback handler); a run the sampler drops gets no trace.
  */
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it } from "vitest";
 import { createTracingHost } from "../../src/app/tracing/run-tracing-host.js";
@@ -54,5 +55,32 @@ describe("tracing host", () => {
     ]);
     expect(exporter.getFinishedSpans().at(-1)?.attributes["fawn.run.status"]).toBe("success");
     await kept.shutdown();
+  });
+});
+
+describe("tracing host shutdown", () => {
+  it("gives up on a collector that never answers, and says so in the log", async () => {
+    // A collector that accepts the connection and never replies.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const warnings: string[] = [];
+    const recording = {
+      ...logger,
+      warn: (_context: Record<string, unknown>, message: string) => warnings.push(message),
+    };
+    const host = createTracingHost(
+      tracingConfigSchema.parse({ otlp_endpoint: `http://127.0.0.1:${port}/v1/traces` }),
+      { logger: recording, flushTimeoutMs: 200 },
+    );
+    const trace = host.tracing?.startRun(run);
+    trace?.end({ status: "success" });
+    await host.shutdown();
+    expect(warnings).toEqual(["trace flush failed"]);
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 });
