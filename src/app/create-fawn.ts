@@ -175,6 +175,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     logger,
     ...(options.spanProcessors ? { spanProcessors: options.spanProcessors } : {}),
   });
+  if (tracing.enabled.length > 0) logger.info({ tracing: tracing.enabled }, "run tracing on");
   const completion = options.completionHooks
     ? new RunCompletionHooks({
         threads: stores.threads,

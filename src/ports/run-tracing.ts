@@ -15,6 +15,8 @@ export interface TracedRun {
   graphId: string;
   /** When the run was admitted (ISO 8601): its trace starts there. */
   admittedAt: string;
+  /** The LangSmith project the run asked for (`langsmith_tracer.project_name`). */
+  langsmithProject?: string | null;
 }
 
 export interface RunTracing {

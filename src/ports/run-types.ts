@@ -116,6 +116,11 @@ export interface RunInvocation {
   interrupt_after?: string[] | "*";
   /** Posted the run's final values when it completes. */
   webhook?: string;
+  /**
+   * The LangSmith project this run's trace is filed under (the body's
+   * `langsmith_tracer.project_name`); used only when LangSmith tracing is on.
+   */
+  langsmith_project?: string;
   /** A stateless run's own thread under `on_completion: "delete"` (LangGraph's `temporary`). */
   temporary?: boolean;
   /**

@@ -109,6 +109,20 @@ describe("LangSmith tracing", () => {
     ).not.toContain(API_KEY);
   });
 
+  it("files a run under the project its body named (langsmith_tracer.project_name)", async () => {
+    langsmith = await startRecordingEndpoint(langsmithAnswer);
+    traced = await startTracedFawn({
+      langsmith: { enabled: true, api_key: API_KEY, endpoint: langsmith.url },
+    });
+    await traced.runResearch("project-thread", { langsmithProject: "evals-run" });
+    await traced.close();
+    traced = undefined;
+    const roots = [...receivedRuns(langsmith.requests).values()].filter(
+      (run) => run.parent_run_id === undefined,
+    );
+    expect(roots.map((run) => run.session_name)).toEqual(["evals-run"]);
+  });
+
   it("is refused at start-up when enabled without an API key", async () => {
     await expect(startTracedFawn({ langsmith: { enabled: true } })).rejects.toThrow(
       /LANGSMITH_API_KEY/,

@@ -9,6 +9,7 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
+import { withBlockingIoGate } from "../helpers/blocking-io-gate.js";
 import {
   jsonBody,
   type RecordingEndpoint,
@@ -50,7 +51,9 @@ describe("OpenTelemetry run spans", () => {
       },
       { spanProcessors: [new SimpleSpanProcessor(exporter)] },
     );
-    const { runId, threadId } = await traced.runResearch("otel-thread");
+    const fawn = traced;
+    // Tracing adds no blocking IO to the run's path.
+    const { runId, threadId } = await withBlockingIoGate(() => fawn.runResearch("otel-thread"));
     const spans = exporter.getFinishedSpans();
 
     // One trace, rooted at the run.

@@ -1,4 +1,5 @@
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { withDeadline } from "../../core/async/deadline.js";
 import type { TracingSettings } from "../../core/config/tracing-schema.js";
 import { describeError } from "../../core/errors.js";
 import type { Logger } from "../../core/logger.js";
@@ -21,7 +22,11 @@ export interface TracingHostOptions {
   /** Extra OpenTelemetry span processors (an embedder's own exporter, a test's in-memory one). */
   spanProcessors?: readonly SpanProcessor[];
   logger: Logger;
+  /** How long `shutdown` waits for the exporters (default 5 s): a dead collector must not hold it. */
+  flushTimeoutMs?: number;
 }
+
+const DEFAULT_FLUSH_TIMEOUT_MS = 5_000;
 
 /** Builds this Fawn's tracing from `tracing:`; with everything off it is null and costs nothing. */
 export function createTracingHost(
@@ -44,20 +49,25 @@ export function createTracingHost(
     tracing,
     enabled,
     async shutdown() {
+      const timeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
       const flushes: Array<[string, Promise<void> | undefined]> = [
         ["otlp", otel?.shutdown()],
         ["langsmith", langsmith?.flush()],
         ["langfuse", langfuse?.shutdown()],
       ];
-      for (const [name, flush] of flushes) {
-        // A collector that is down must not stop the process from closing.
-        await flush?.catch((error: unknown) =>
-          options.logger.warn(
-            { exporter: name, error: describeError(error) },
-            "trace flush failed",
-          ),
-        );
-      }
+      // In parallel and bounded: a collector that is down must not stop the process from closing.
+      await Promise.all(
+        flushes.map(async ([name, flush]) => {
+          if (!flush) return;
+          const message = `${name} traces were not sent within ${timeoutMs} ms`;
+          await withDeadline(flush, timeoutMs, message).catch((error: unknown) =>
+            options.logger.warn(
+              { exporter: name, error: describeError(error) },
+              "trace flush failed",
+            ),
+          );
+        }),
+      );
     },
   };
 }
@@ -75,7 +85,7 @@ class ConfiguredRunTracing implements RunTracing {
     const otel = spans?.recording ? spans : null;
     const callbacks: unknown[] = [
       ...(otel ? [otel.handler] : []),
-      ...(this.langsmith ? [this.langsmith.tracerFor(run)] : []),
+      ...(this.langsmith ? [this.langsmith.tracerFor(run, run.langsmithProject ?? undefined)] : []),
       ...(this.langfuse ? [this.langfuse.handlerFor(run)] : []),
     ];
     if (callbacks.length === 0) return null;

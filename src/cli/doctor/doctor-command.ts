@@ -8,6 +8,7 @@ import { modelSection } from "./model-section.js";
 import { platformSection } from "./platform-section.js";
 import { skillSection } from "./skill-section.js";
 import { toolSection } from "./tool-section.js";
+import { tracingSection } from "./tracing-section.js";
 
 /**
  * `fawn doctor`: the config's verdicts, then every model, tool, MCP server, plugin and skill
@@ -27,6 +28,7 @@ export function doctorCommand(): Command {
       const sections = [
         configSection(loaded),
         await platformSection(config),
+        tracingSection(config.tracing),
         modelSection(config, env),
         toolSection(config, env),
         await mcpSection(config, env),

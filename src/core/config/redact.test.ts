@@ -47,6 +47,18 @@ describe("redactSecrets", () => {
     });
   });
 
+  it("masks every header of tracing.otlp_headers, whatever it is called", () => {
+    const printed = redactSecrets({
+      tracing: {
+        otlp_headers: { "x-honeycomb-team": "abc123", dataset: "" },
+        service_name: "fawn",
+      },
+    });
+    expect(printed).toEqual({
+      tracing: { otlp_headers: { "x-honeycomb-team": "***", dataset: "" }, service_name: "fawn" },
+    });
+  });
+
   it("keeps unset secrets visible as unset", () => {
     expect(redactSecrets({ api_key: undefined, token: null, password: "" })).toEqual({
       api_key: undefined,

@@ -17,6 +17,9 @@ const SECRET_LAST_WORDS = new Set([
 /** Endings of the key with separators removed (`api_key`, `apiKey`, `provisioner_api_key`). */
 const SECRET_ENDINGS = ["apikey", "accesskey", "privatekey", "secretkey", "clientsecret"];
 
+/** Mappings whose every value is secret whatever its name (an exporter's auth headers). */
+const SECRET_MAPPINGS = new Set(["otlp_headers"]);
+
 /** `scheme://user:password@` — the password part of a URL's userinfo. */
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/@\s:]*):[^/@\s]+@/i;
 
@@ -48,6 +51,12 @@ function redact(value: unknown): unknown {
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
+      if (SECRET_MAPPINGS.has(key) && isPlainObject(item)) {
+        out[key] = Object.fromEntries(
+          Object.entries(item).map(([name, secret]) => [name, isSet(secret) ? REDACTED : secret]),
+        );
+        continue;
+      }
       out[key] = isSecretKey(key) && isSet(item) ? REDACTED : redact(item);
     }
     return out;

@@ -50,6 +50,14 @@ describe("run invocation", () => {
     expect(invocation.stream_mode).toEqual(["values"]);
   });
 
+  it("files the run's LangSmith trace under langsmith_tracer.project_name", () => {
+    const body = runCreateBody.parse({
+      langsmith_tracer: { project_name: "evals", example_id: "e" },
+    });
+    expect(buildInvocation(body, ctx).langsmith_project).toBe("evals");
+    expect(buildInvocation(runCreateBody.parse({}), ctx).langsmith_project).toBeUndefined();
+  });
+
   it("keeps the client's user_id only where the caller may name it", () => {
     const body = runCreateBody.parse({
       config: { configurable: { user_id: "start_user_id", thread_id: "evil" } },

@@ -87,7 +87,18 @@ export function buildInvocation(body: RunCreateBody, ctx: InvocationContext): Ru
     ...(body.interrupt_before ? { interrupt_before: body.interrupt_before } : {}),
     ...(body.interrupt_after ? { interrupt_after: body.interrupt_after } : {}),
     ...(body.webhook ? { webhook: body.webhook } : {}),
+    ...langsmithProjectOf(body.langsmith_tracer),
   };
+}
+
+/** The platform's `langsmith_tracer: {project_name}`: the project of this run's LangSmith trace. */
+function langsmithProjectOf(tracer: Record<string, unknown> | null | undefined): {
+  langsmith_project?: string;
+} {
+  const name = tracer?.project_name;
+  return typeof name === "string" && name.length > 0 && name.length <= 200
+    ? { langsmith_project: name }
+    : {};
 }
 
 /** The parts of an assistant a run starts from. */

@@ -94,6 +94,7 @@ export async function runAgent(
         assistantId: record.assistantId,
         graphId,
         admittedAt: record.createdAt,
+        langsmithProject: record.kwargs.langsmith_project ?? null,
       }) ?? null,
   };
 

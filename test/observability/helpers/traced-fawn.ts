@@ -61,7 +61,12 @@ export interface TracedFawn {
   /** Submits `Research …` on a new thread and waits for the run to end; its ids. */
   runResearch(
     threadId: string,
-    options?: { userId?: string; configurable?: Record<string, unknown> },
+    options?: {
+      userId?: string;
+      configurable?: Record<string, unknown>;
+      /** The body's `langsmith_tracer.project_name`, as the gateway passes it on. */
+      langsmithProject?: string;
+    },
   ): Promise<{ runId: string; threadId: string }>;
   /** Closes the Fawn (flushing its exporters) and removes its home. */
   close(): Promise<void>;
@@ -113,6 +118,7 @@ export async function startTracedFawn(
           input: { messages: [new HumanMessage("Research the topic")] },
           stream_mode: ["values"],
           config: { configurable: { subagent_enabled: true, ...options.configurable } },
+          ...(options.langsmithProject ? { langsmith_project: options.langsmithProject } : {}),
         },
       });
       if (record.task) await within(record.task.settled(), 20_000, "run did not finish");
