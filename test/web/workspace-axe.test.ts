@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)("axe on every page of the workspace", { timeout: 3
         await page.locator(".tool-step").first().waitFor();
         await check(page, `chat-${tag}`, problems);
         await panel.locator(".artifact-open").first().click();
-        await panel.locator(".artifact-preview").waitFor();
+        await panel.locator(".artifact-preview .markdown").waitFor();
         await check(page, `artifact-${tag}`, problems);
 
         for (const path of ["/teams", "/settings", "/agents", "/scheduled-tasks"]) {
