@@ -1,8 +1,9 @@
 /**
  * The workspace shell in real Chromium against a real `fawn serve`: the language switch turns
- * the page Chinese at once and survives a reload; the shortcuts (⌘/Ctrl+K palette, new chat,
+ * the shell and the Teams page Chinese at once and survives a reload (the chat's own text too,
+ * once its files have left the unconverted list); the shortcuts (⌘/Ctrl+K palette, new chat,
  * sidebar, settings, `/` to the message box, `?` for the list) and the command palette (filter,
- * arrows, Enter, Escape, focus handed back, chats by title); and one pass with the keyboard only:
+ * arrows, Enter, Escape, focus handed back, chats by title), Ctrl+B on the 390 px drawer; and one pass with the keyboard only:
  * Tab to the message box, send, stop a slow run, open the file a run presented, open settings.
  */
 import { writeFile } from "node:fs/promises";
@@ -17,6 +18,7 @@ import {
 } from "./helpers/chromium.js";
 import { focused, tabTo } from "./helpers/keyboard.js";
 import { sharedWebBuild } from "./helpers/shared-web-build.js";
+import { TeamsApiStub } from "./helpers/teams-api-stub.js";
 import { areaConverted } from "./helpers/unconverted-ui-files.js";
 import { startWebGateway, type WebGateway } from "./helpers/web-gateway.js";
 
@@ -113,6 +115,11 @@ describe.skipIf(!hasChromium)("the workspace shell", { timeout: 120_000 }, () =>
         expect(await chat.getByRole("button", { name: "Send" }).count()).toBe(0);
         expect((await chat.textContent()) ?? "").toMatch(/\p{Script=Han}/u);
       }
+      // The Teams page (its plugin played by the stub) speaks Chinese as well.
+      await new TeamsApiStub().install(page);
+      await page.goto(`${server.url}/teams`);
+      await page.getByRole("form", { name: "新建团队" }).getByText("添加成员").waitFor();
+      if (width < 800) await page.getByRole("button", { name: "打开菜单" }).click();
       await sidebar(page).getByLabel("语言").selectOption("en");
       await sidebar(page).getByRole("link", { name: "Settings" }).waitFor();
       await page.context().close();
@@ -228,6 +235,21 @@ describe.skipIf(!hasChromium)("the workspace shell", { timeout: 120_000 }, () =>
     await page.keyboard.type("shortcuts");
     await page.keyboard.press("Enter");
     await list.waitFor();
+    await page.keyboard.press("Escape");
+    await page.context().close();
+  });
+
+  it("at 390 px, Ctrl+B opens and closes the drawer", async () => {
+    const page = await openPage("/", 390);
+    await expect.poll(() => sidebar(page).isVisible()).toBe(false);
+    await page.keyboard.press("Control+b");
+    await sidebar(page).waitFor();
+    expect(await page.getByRole("button", { name: "Close the menu" }).count()).toBeGreaterThan(0);
+    await page.keyboard.press("Control+b");
+    await expect.poll(() => sidebar(page).isVisible()).toBe(false);
+    await page.keyboard.press("Control+k");
+    await page.getByRole("dialog", { name: "Command palette" }).waitFor();
+    await page.screenshot({ path: join(shots.dir, "palette-390.png") });
     await page.keyboard.press("Escape");
     await page.context().close();
   });

@@ -4,10 +4,12 @@ import { LanguagePicker } from "../i18n/language-picker.js";
 import { useT } from "../i18n/locale-context.js";
 import { authMessages } from "../i18n/messages/auth.js";
 import { commonMessages } from "../i18n/messages/common.js";
+import { useErrorText } from "../i18n/use-error-text.js";
 
 /** Email + password sign-in for `auth.mode: local`; can also create the first account. */
 export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode {
   const t = useT(authMessages);
+  const explain = useErrorText();
   const common = useT(commonMessages);
   const [mode, setMode] = useState<"login" | "register">("login");
   const [email, setEmail] = useState("");
@@ -27,7 +29,7 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }): ReactNode
       });
       onSignedIn();
     } catch (caught) {
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(explain(caught).text);
     } finally {
       setBusy(false);
     }

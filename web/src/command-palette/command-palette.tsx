@@ -91,7 +91,7 @@ export function CommandPalette({ commands, onClose }: Props): ReactNode {
           >
             <span className="palette-label">{command.label}</span>
             <span className="palette-group muted small">{command.group}</span>
-            {command.shortcut && <ShortcutKeys id={command.shortcut} />}
+            {command.shortcut && <ShortcutKeys id={command.shortcut} firstOnly />}
           </div>
         ))}
       </div>

@@ -18,12 +18,19 @@ export function ChordKeys({ chord }: { chord: KeyChord }): ReactNode {
   );
 }
 
-/** Every chord of a shortcut, "or" between them. */
-export function ShortcutKeys({ id }: { id: ShortcutId }): ReactNode {
+/** Every chord of a shortcut, "or" between them (`firstOnly`: its main chord alone). */
+export function ShortcutKeys({
+  id,
+  firstOnly = false,
+}: {
+  id: ShortcutId;
+  firstOnly?: boolean;
+}): ReactNode {
   const t = useT(shortcutMessages);
+  const chords = firstOnly ? chordsOf(id).slice(0, 1) : chordsOf(id);
   return (
     <span className="shortcut-keys">
-      {chordsOf(id).map((chord, index) => (
+      {chords.map((chord, index) => (
         <Fragment key={chordKeys(chord, false).join("+")}>
           {index > 0 && <span className="muted"> {t("or")} </span>}
           <ChordKeys chord={chord} />
