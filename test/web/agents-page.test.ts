@@ -141,16 +141,18 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     });
     await card.getByText("All tools").waitFor();
 
-    // A model the server does not know (removed after the page loaded) is refused with a 422.
+    // Instructions over the server's 64 KiB limit are refused with a 422 sentence; nothing is stored.
     await card.getByRole("button", { name: "Edit" }).click();
     const retry = page.getByRole("form", { name: "Edit researcher" });
-    await retry.getByLabel("Model").evaluate('(select) => select.add(new Option("gone", "gone"))');
-    await retry.getByLabel("Model").selectOption("gone");
+    await retry.getByLabel("Instructions (SOUL.md)").fill("x".repeat(70_000));
     await retry.getByRole("button", { name: "Save" }).click();
     const alert = retry.getByRole("alert");
     await alert.getByText("Could not save the agent.", { exact: false }).waitFor();
-    expect(await alert.textContent()).toMatch(/gone/);
-    expect((await storedAgent("researcher")).body).toMatchObject({ model: null });
+    expect(await alert.textContent()).toMatch(/soul/i);
+    expect(await alert.textContent()).not.toMatch(/HTTP \d{3}|\{"detail"/);
+    expect((await storedAgent("researcher")).body).toMatchObject({
+      soul: "You research carefully and cite.",
+    });
     await retry.getByRole("button", { name: "Cancel" }).click();
     await page.context().close();
   });

@@ -121,7 +121,13 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
   const titleId = `${id}-title`;
 
   return (
-    <form className="agent-form" aria-labelledby={titleId} onSubmit={(e) => void submit(e)}>
+    <form
+      className="agent-form"
+      aria-labelledby={titleId}
+      onSubmit={(e) => void submit(e)}
+      // An edit answers the last complaint: it goes until the next submit.
+      onChange={() => setProblem(null)}
+    >
       <h2 id={titleId}>
         {creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
       </h2>
