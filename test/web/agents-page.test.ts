@@ -86,6 +86,12 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     await form.getByLabel("Only these groups:").check();
     await form.getByLabel("file:read").check();
     await form.getByLabel("Other groups (comma-separated)").fill("web");
+    await form.getByLabel("Temperature (0–2)").fill("3");
+    await form.getByRole("button", { name: "Create agent" }).click();
+    await form.getByRole("alert").getByText("The temperature is a number from 0 to 2.").waitFor();
+    await form.getByLabel("Temperature (0–2)").fill("0.3");
+    await form.getByLabel("Thinking").selectOption("off");
+    await form.getByLabel("Reasoning effort").selectOption("high");
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shot(page, "agents-form-1440.png");
     await form.getByRole("button", { name: "Create agent" }).click();
@@ -96,6 +102,9 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     expect(await card.textContent()).toContain("file:read, web");
     expect(await card.textContent()).toContain("scripted");
     expect(await card.textContent()).toContain("All enabled skills");
+    expect(await card.textContent()).toContain(
+      "temperature 0.3 · thinking off · High reasoning effort",
+    );
     const stored = await storedAgent("researcher");
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({
@@ -104,6 +113,9 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
       model: "scripted",
       tool_groups: ["file:read", "web"],
       skills: null,
+      model_settings: { temperature: 0.3 },
+      thinking_enabled: false,
+      reasoning_effort: "high",
       soul: "You research carefully and cite.",
     });
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -132,12 +144,18 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     await form.getByLabel("Description").fill("Finds, reads and summarises sources.");
     await form.getByLabel("Every tool group").check();
     await form.getByLabel("Model").selectOption("");
+    expect(await form.getByLabel("Temperature (0–2)").inputValue()).toBe("0.3");
+    await form.getByLabel("Temperature (0–2)").fill("");
+    await form.getByLabel("Thinking").selectOption("");
     await form.getByRole("button", { name: "Save" }).click();
     await page.getByRole("status").getByText("Saved the agent researcher.").waitFor();
     expect((await storedAgent("researcher")).body).toMatchObject({
       description: "Finds, reads and summarises sources.",
       model: null,
       tool_groups: null,
+      model_settings: null,
+      thinking_enabled: null,
+      reasoning_effort: "high",
     });
     await card.getByText("All tools").waitFor();
 

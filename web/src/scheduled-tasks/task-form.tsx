@@ -102,6 +102,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
   return (
     <form
       className="task-form"
+      noValidate
       aria-labelledby={titleId}
       onSubmit={(e) => void submit(e)}
       // An edit answers the last complaint: it goes until the next submit.
