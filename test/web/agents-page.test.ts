@@ -86,6 +86,12 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     await form.getByLabel("Only these groups:").check();
     await form.getByLabel("file:read").check();
     await form.getByLabel("Other groups (comma-separated)").fill("web");
+    await form.getByLabel("Temperature (0–2)").fill("3");
+    await form.getByRole("button", { name: "Create agent" }).click();
+    await form.getByRole("alert").getByText("The temperature is a number from 0 to 2.").waitFor();
+    await form.getByLabel("Temperature (0–2)").fill("0.3");
+    await form.getByLabel("Thinking").selectOption("off");
+    await form.getByLabel("Reasoning effort").selectOption("high");
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shot(page, "agents-form-1440.png");
     await form.getByRole("button", { name: "Create agent" }).click();
@@ -96,6 +102,9 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     expect(await card.textContent()).toContain("file:read, web");
     expect(await card.textContent()).toContain("scripted");
     expect(await card.textContent()).toContain("All enabled skills");
+    expect(await card.textContent()).toContain(
+      "temperature 0.3 · thinking off · High reasoning effort",
+    );
     const stored = await storedAgent("researcher");
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({
@@ -104,6 +113,9 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
       model: "scripted",
       tool_groups: ["file:read", "web"],
       skills: null,
+      model_settings: { temperature: 0.3 },
+      thinking_enabled: false,
+      reasoning_effort: "high",
       soul: "You research carefully and cite.",
     });
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -132,25 +144,33 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
     await form.getByLabel("Description").fill("Finds, reads and summarises sources.");
     await form.getByLabel("Every tool group").check();
     await form.getByLabel("Model").selectOption("");
+    expect(await form.getByLabel("Temperature (0–2)").inputValue()).toBe("0.3");
+    await form.getByLabel("Temperature (0–2)").fill("");
+    await form.getByLabel("Thinking").selectOption("");
     await form.getByRole("button", { name: "Save" }).click();
     await page.getByRole("status").getByText("Saved the agent researcher.").waitFor();
     expect((await storedAgent("researcher")).body).toMatchObject({
       description: "Finds, reads and summarises sources.",
       model: null,
       tool_groups: null,
+      model_settings: null,
+      thinking_enabled: null,
+      reasoning_effort: "high",
     });
     await card.getByText("All tools").waitFor();
 
-    // A model the server does not know (removed after the page loaded) is refused with a 422.
+    // Instructions over the server's 64 KiB limit are refused with a 422 sentence; nothing is stored.
     await card.getByRole("button", { name: "Edit" }).click();
     const retry = page.getByRole("form", { name: "Edit researcher" });
-    await retry.getByLabel("Model").evaluate('(select) => select.add(new Option("gone", "gone"))');
-    await retry.getByLabel("Model").selectOption("gone");
+    await retry.getByLabel("Instructions (SOUL.md)").fill("x".repeat(70_000));
     await retry.getByRole("button", { name: "Save" }).click();
     const alert = retry.getByRole("alert");
     await alert.getByText("Could not save the agent.", { exact: false }).waitFor();
-    expect(await alert.textContent()).toMatch(/gone/);
-    expect((await storedAgent("researcher")).body).toMatchObject({ model: null });
+    expect(await alert.textContent()).toMatch(/soul/i);
+    expect(await alert.textContent()).not.toMatch(/HTTP \d{3}|\{"detail"/);
+    expect((await storedAgent("researcher")).body).toMatchObject({
+      soul: "You research carefully and cite.",
+    });
     await retry.getByRole("button", { name: "Cancel" }).click();
     await page.context().close();
   });

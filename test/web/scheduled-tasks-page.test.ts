@@ -166,6 +166,15 @@ describe.skipIf(!hasChromium)("the Scheduled tasks page", { timeout: 120_000 }, 
     expect(sentence.length).toBeGreaterThan("Could not save the task. ".length + 10);
     expect(sentence).not.toMatch(/^\s*\{|HTTP \d{3}/);
     expect((await storedCrons()).some((cron) => cron.schedule.startsWith("61"))).toBe(false);
+    // The chat made for the refused task is gone again.
+    const threads = (await (
+      await fetch(`${server.apiUrl}/threads/search`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ limit: 100 }),
+      })
+    ).json()) as { metadata: Record<string, unknown> }[];
+    expect(threads.map((thread) => thread.metadata.preview)).not.toContain("Never stored");
     await form.getByRole("button", { name: "Cancel" }).click();
     await page.context().close();
   });
@@ -230,8 +239,19 @@ describe.skipIf(!hasChromium)("the Scheduled tasks page", { timeout: 120_000 }, 
     await card.getByRole("button", { name: "Pause" }).click();
     await card.getByRole("button", { name: "Resume" }).waitFor();
     expect((await cronTitled("Quick digest"))?.enabled).toBe(false);
+    // Paused: once a firing admitted just before the pause has settled, the newest run is done.
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(`${server.apiUrl}/threads/${threadId}/runs?limit=50`);
+          const runs = (await response.json()) as { status: string }[];
+          return runs.every((run) => run.status === "success");
+        },
+        { timeout: 60_000, interval: 500 },
+      )
+      .toBe(true);
     await page.getByRole("button", { name: "Refresh" }).click();
-    await expect.poll(() => card.getByTestId("last-run").textContent()).toMatch(/finished|running/);
+    await expect.poll(() => card.getByTestId("last-run").textContent()).toMatch(/ · finished$/);
     await shot(page, "tasks-fired-1440.png");
 
     await card.getByRole("button", { name: "Open the chat" }).click();
@@ -277,6 +297,21 @@ describe.skipIf(!hasChromium)("the Scheduled tasks page", { timeout: 120_000 }, 
     expect(await overflow()).toBe(0);
     await shot(page, "tasks-form-390.png");
     await page.context().close();
+  });
+
+  it("reads in Simplified Chinese when that is the chosen language", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript("window.localStorage.setItem('fawn.locale', 'zh-CN')");
+    const page = await context.newPage();
+    reportPageOnFailure(page, "scheduled-tasks");
+    await page.goto(`${server.url}/scheduled-tasks`);
+    await page.getByRole("heading", { name: "定时任务", level: 1 }).waitFor();
+    const card = page.getByRole("listitem", { name: "Morning digest" });
+    await card.getByText("每星期一 08:00").waitFor();
+    await card.getByRole("button", { name: "打开对话" }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, "tasks-list-zh-1440.png");
+    await context.close();
   });
 
   it("deletes a task only after the confirm; Escape cancels it", async () => {

@@ -29,6 +29,20 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
       : agent.skills.length === 0
         ? t("skillsNone")
         : agent.skills.join(", ");
+  const settings = [
+    agent.model_settings?.temperature != null
+      ? t("summaryTemperature", { value: agent.model_settings.temperature })
+      : null,
+    agent.model_settings?.max_tokens != null
+      ? t("summaryMaxTokens", { value: agent.model_settings.max_tokens })
+      : null,
+    agent.thinking_enabled === null
+      ? null
+      : t(agent.thinking_enabled ? "summaryThinkingOn" : "summaryThinkingOff"),
+    agent.reasoning_effort
+      ? t("summaryEffort", { value: t(`effort_${agent.reasoning_effort}`) })
+      : null,
+  ].filter((part) => part !== null);
   return (
     <li className="agent-card" aria-labelledby={titleId} data-agent={agent.name}>
       <h2 id={titleId} className="agent-name">
@@ -44,6 +58,12 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
         <dd>{tools}</dd>
         <dt>{t("skillsLabel")}</dt>
         <dd>{skills}</dd>
+        {settings.length > 0 && (
+          <>
+            <dt>{t("settingsLabel")}</dt>
+            <dd>{settings.join(" · ")}</dd>
+          </>
+        )}
       </dl>
       {confirming ? (
         <fieldset

@@ -10,6 +10,8 @@ import {
   BUILT_IN_TOOL_GROUPS,
   checkAgentName,
 } from "./agents-api.js";
+import { ChoiceFieldset } from "./choice-fieldset.js";
+import { draftOf, ModelSettingsFields, settingsOf } from "./model-settings-fields.js";
 
 type AgentsKey = keyof (typeof agentsMessages)["en"];
 
@@ -43,6 +45,13 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
   );
   const [allSkills, setAllSkills] = useState(agent?.skills == null);
   const [pickedSkills, setPickedSkills] = useState<string[]>(agent?.skills ?? []);
+  const [settings, setSettings] = useState(() =>
+    draftOf(
+      agent?.model_settings ?? null,
+      agent?.thinking_enabled ?? null,
+      agent?.reasoning_effort ?? null,
+    ),
+  );
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const creating = agent === null;
@@ -92,9 +101,12 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
       return setProblem(t("nameTaken", { name: name.toLowerCase() }));
     const chosenGroups = toolGroups();
     if (chosenGroups !== null && chosenGroups.length === 0) return setProblem(t("toolGroupsEmpty"));
+    const modelSettings = settingsOf(settings);
+    if ("problem" in modelSettings) return setProblem(t(modelSettings.problem));
     setSaving(true);
     try {
       await onSubmit(agent?.name ?? name, {
+        ...modelSettings,
         description: description.trim(),
         model: model || null,
         tool_groups: chosenGroups,
@@ -121,7 +133,14 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
   const titleId = `${id}-title`;
 
   return (
-    <form className="agent-form" aria-labelledby={titleId} onSubmit={(e) => void submit(e)}>
+    <form
+      className="agent-form"
+      noValidate
+      aria-labelledby={titleId}
+      onSubmit={(e) => void submit(e)}
+      // An edit answers the last complaint: it goes until the next submit.
+      onChange={() => setProblem(null)}
+    >
       <h2 id={titleId}>
         {creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
       </h2>
@@ -172,6 +191,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
           ))}
         </select>
       </div>
+      <ModelSettingsFields id={id} draft={settings} onChange={setSettings} t={t} />
       <div className="field">
         <label htmlFor={`${id}-soul`}>{t("soul")}</label>
         <textarea
@@ -185,97 +205,39 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
           {t("soulHint")}
         </span>
       </div>
-      <fieldset className="field">
-        <legend>{t("toolsLabel")}</legend>
-        <label className="check">
+      <ChoiceFieldset
+        name={`${id}-tools`}
+        legend={t("toolsLabel")}
+        allLabel={t("toolGroupsAll")}
+        pickLabel={t("toolGroupsPick")}
+        all={allTools}
+        onAll={setAllTools}
+        options={BUILT_IN_TOOL_GROUPS}
+        picked={groups}
+        onPicked={setGroups}
+        renderOption={(group) => <code>{group}</code>}
+      >
+        <div className="field">
+          <label htmlFor={`${id}-toolGroupsOther`}>{t("toolGroupsOther")}</label>
           <input
-            type="radio"
-            name={`${id}-tools`}
-            checked={allTools}
-            onChange={() => setAllTools(true)}
+            id={`${id}-toolGroupsOther`}
+            value={otherGroups}
+            onChange={(event) => setOtherGroups(event.target.value)}
           />
-          {t("toolGroupsAll")}
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-tools`}
-            checked={!allTools}
-            onChange={() => setAllTools(false)}
-          />
-          {t("toolGroupsPick")}
-        </label>
-        {!allTools && (
-          <div className="agent-choices">
-            {BUILT_IN_TOOL_GROUPS.map((group) => (
-              <label key={group} className="check">
-                <input
-                  type="checkbox"
-                  checked={groups.includes(group)}
-                  onChange={(event) =>
-                    setGroups((current) =>
-                      event.target.checked
-                        ? [...current, group]
-                        : current.filter((g) => g !== group),
-                    )
-                  }
-                />
-                <code>{group}</code>
-              </label>
-            ))}
-            <div className="field">
-              <label htmlFor={`${id}-toolGroupsOther`}>{t("toolGroupsOther")}</label>
-              <input
-                id={`${id}-toolGroupsOther`}
-                value={otherGroups}
-                onChange={(event) => setOtherGroups(event.target.value)}
-              />
-            </div>
-          </div>
-        )}
-      </fieldset>
-      <fieldset className="field">
-        <legend>{t("skillsLabel")}</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-skills`}
-            checked={allSkills}
-            onChange={() => setAllSkills(true)}
-          />
-          {t("skillsEvery")}
-        </label>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-skills`}
-            checked={!allSkills}
-            onChange={() => setAllSkills(false)}
-          />
-          {t("skillsPick")}
-        </label>
-        {!allSkills && (
-          <div className="agent-choices">
-            {skills.length === 0 && <p className="field-note">{t("skillsNoneFound")}</p>}
-            {skills.map((skill) => (
-              <label key={skill} className="check">
-                <input
-                  type="checkbox"
-                  checked={pickedSkills.includes(skill)}
-                  onChange={(event) =>
-                    setPickedSkills((current) =>
-                      event.target.checked
-                        ? [...current, skill]
-                        : current.filter((s) => s !== skill),
-                    )
-                  }
-                />
-                {skill}
-              </label>
-            ))}
-          </div>
-        )}
-      </fieldset>
+        </div>
+      </ChoiceFieldset>
+      <ChoiceFieldset
+        name={`${id}-skills`}
+        legend={t("skillsLabel")}
+        allLabel={t("skillsEvery")}
+        pickLabel={t("skillsPick")}
+        all={allSkills}
+        onAll={setAllSkills}
+        options={skills}
+        picked={pickedSkills}
+        onPicked={setPickedSkills}
+        emptyNote={t("skillsNoneFound")}
+      />
       {problem && (
         <p className="error" role="alert">
           {problem}

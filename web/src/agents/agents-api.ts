@@ -9,8 +9,19 @@ export interface Agent {
   tool_groups: string[] | null;
   /** Null: every enabled skill; []: none. */
   skills: string[] | null;
+  model_settings: AgentModelSettings | null;
+  thinking_enabled: boolean | null;
+  reasoning_effort: ReasoningEffort | null;
   soul: string;
 }
+
+export interface AgentModelSettings {
+  temperature?: number | null;
+  max_tokens?: number | null;
+}
+
+export const REASONING_EFFORTS = ["low", "medium", "high"] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 /** The fields the page edits; on update, `null` clears a field and an omitted one is kept. */
 export interface AgentFields {
@@ -18,6 +29,9 @@ export interface AgentFields {
   model: string | null;
   tool_groups: string[] | null;
   skills: string[] | null;
+  model_settings: AgentModelSettings | null;
+  thinking_enabled: boolean | null;
+  reasoning_effort: ReasoningEffort | null;
   soul: string;
 }
 

@@ -77,6 +77,7 @@ export function TaskCard(props: Props): ReactNode {
   }, [cron, revision]);
 
   const title = titleOf(cron) || t("untitled");
+  const prompt = promptOf(cron);
   const titleId = `task-${cron.cron_id}-title`;
   const zone = cron.timezone ?? "UTC";
   const next = !cron.enabled
@@ -100,7 +101,7 @@ export function TaskCard(props: Props): ReactNode {
           {cron.enabled ? t("statusEnabled") : t("statusPaused")}
         </span>
       </div>
-      <p className="task-prompt">{promptOf(cron)}</p>
+      {prompt !== title && <p className="task-prompt">{prompt}</p>}
       <dl className="task-facts">
         <dt>{t("scheduleLabel")}</dt>
         <dd>

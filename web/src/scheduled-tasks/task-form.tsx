@@ -100,7 +100,14 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
 
   const titleId = `${id}-title`;
   return (
-    <form className="task-form" aria-labelledby={titleId} onSubmit={(e) => void submit(e)}>
+    <form
+      className="task-form"
+      noValidate
+      aria-labelledby={titleId}
+      onSubmit={(e) => void submit(e)}
+      // An edit answers the last complaint: it goes until the next submit.
+      onChange={() => setProblem(null)}
+    >
       <h2 id={titleId}>
         {cron ? t("formEditTitle", { title: titleOf(cron) }) : t("formCreateTitle")}
       </h2>

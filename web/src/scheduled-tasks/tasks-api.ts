@@ -79,11 +79,19 @@ export async function createTask(draft: TaskDraft): Promise<Cron> {
     headers: JSON_HEADERS,
     body: JSON.stringify({ metadata: { [PREVIEW_KEY]: chatPreview(draft.title || draft.prompt) } }),
   });
-  return apiJson(`/threads/${encodeURIComponent(thread.thread_id)}/runs/crons`, {
-    method: "POST",
-    headers: JSON_HEADERS,
-    body: JSON.stringify({ assistant_id: ASSISTANT, ...fields }),
-  });
+  try {
+    return await apiJson(`/threads/${encodeURIComponent(thread.thread_id)}/runs/crons`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ assistant_id: ASSISTANT, ...fields }),
+    });
+  } catch (error) {
+    // A refused task leaves no empty chat behind; the refusal is what the user needs to see.
+    await apiFetch(`/threads/${encodeURIComponent(thread.thread_id)}`, { method: "DELETE" }).catch(
+      () => undefined,
+    );
+    throw error;
+  }
 }
 
 export function updateTask(cron: Cron, draft: TaskDraft): Promise<Cron> {
