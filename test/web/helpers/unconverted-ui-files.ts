@@ -4,17 +4,7 @@
  * and for an entry here that has none left. Browser tests of Chinese text in these areas wait for
  * their files to leave this list.
  */
-export const UNCONVERTED_UI_FILES: readonly string[] = [
-  "web/src/artifacts/artifact-preview.tsx",
-  "web/src/artifacts/artifacts-panel.tsx",
-  "web/src/artifacts/html-preview.tsx",
-  "web/src/chat/chat-notices.tsx",
-  "web/src/chat/chat-view.tsx",
-  "web/src/chat/composer.tsx",
-  "web/src/chat/message-list.tsx",
-  "web/src/chat/todo-list.tsx",
-  "web/src/threads/thread-list.tsx",
-];
+export const UNCONVERTED_UI_FILES: readonly string[] = [];
 
 /** True once every listed file of an area (a folder prefix) speaks through the catalog. */
 export function areaConverted(prefix: string): boolean {

@@ -47,7 +47,7 @@ export function ApiTokens(): ReactNode {
           id={`${id}-name`}
           maxLength={100}
           value={name}
-          placeholder="token"
+          placeholder={t("tokenNamePlaceholder")}
           onChange={(event) => setName(event.target.value)}
         />
         <button type="submit" className="primary" disabled={action.busy}>
