@@ -194,7 +194,28 @@ describe.skipIf(!hasChromium)("the Agents page", { timeout: 120_000 }, () => {
 
     await card.getByRole("button", { name: "Chat with this agent" }).click();
     await page.waitForURL(`${server.url}/?agent=researcher`);
-    await page.getByLabel("Message").waitFor();
+    // The chat's runs go to the agent, and the chat remembers it when reopened.
+    await page.getByLabel("Message").fill("hello agent");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.waitForURL(/\/chats\//);
+    const threadId = page.url().split("/").at(-1) ?? "";
+    const runsOf = async () =>
+      (await (await fetch(`${server.apiUrl}/threads/${threadId}/runs`)).json()) as {
+        kwargs: { config?: { configurable?: Record<string, unknown> } };
+      }[];
+    await expect.poll(async () => (await runsOf()).length).toBe(1);
+    expect((await runsOf())[0]?.kwargs.config?.configurable?.agent_name).toBe("researcher");
+    const thread = (await (await fetch(`${server.apiUrl}/threads/${threadId}`)).json()) as {
+      metadata: Record<string, unknown>;
+    };
+    expect(thread.metadata.agent_name).toBe("researcher");
+    await page.goto(`${server.url}/chats/${threadId}`);
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await page.getByLabel("Message").fill("again");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect.poll(async () => (await runsOf()).length).toBe(2);
+    for (const run of await runsOf())
+      expect(run.kwargs.config?.configurable?.agent_name).toBe("researcher");
     await page.context().close();
   });
 

@@ -190,6 +190,17 @@ describe.skipIf(!hasChromium)("the workspace shell", { timeout: 120_000 }, () =>
     await page.keyboard.type("English");
     await page.keyboard.press("Enter");
     await sidebar(page).getByRole("link", { name: "Settings" }).waitFor();
+
+    // The theme from the palette: applied at once, and Settings shows the same choice.
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("Theme: Dark");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => page.evaluate("document.documentElement.getAttribute('data-theme')"))
+      .toBe("dark");
+    await sidebar(page).getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("link", { name: "Appearance" }).click();
+    expect(await page.getByRole("radio", { name: "Dark" }).isChecked()).toBe(true);
     await page.context().close();
   });
 

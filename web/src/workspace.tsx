@@ -10,9 +10,11 @@ import { useT } from "./i18n/locale-context.js";
 import { authMessages } from "./i18n/messages/auth.js";
 import { commonMessages } from "./i18n/messages/common.js";
 import { shellMessages } from "./i18n/messages/shell.js";
+import { paletteMessages } from "./i18n/messages/shortcuts.js";
 import { teamsMessages } from "./i18n/messages/teams.js";
 import { pathForRoute, pathForThread, type Route, routeFromPath } from "./routing.js";
-import { focusComposer } from "./shell/focus-composer.js";
+import { THEMES, useTheme } from "./settings/theme.js";
+import { focusComposer, navigateAndFocusComposer } from "./shell/focus-composer.js";
 import { useSidebar } from "./shell/use-sidebar.js";
 import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog.js";
 import { useGlobalShortcuts } from "./shortcuts/use-global-shortcuts.js";
@@ -101,9 +103,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   );
   const navigate = useCallback((threadId: string | null) => go({ page: "chat", threadId }), [go]);
   const newChat = useCallback(() => {
-    navigate(null);
-    // After the new chat has rendered its message box.
-    setTimeout(focusComposer, 0);
+    navigateAndFocusComposer(() => navigate(null));
   }, [navigate]);
   const focusMessageBox = useCallback(() => void focusComposer(), []);
   const showShortcuts = useCallback(() => setDialog("shortcuts"), []);
@@ -121,6 +121,8 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     dialog !== null,
   );
 
+  const [theme, setTheme] = useTheme();
+  const palette = useT(paletteMessages);
   const commands = useWorkspaceCommands({
     go,
     newChat,
@@ -129,6 +131,14 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     showShortcuts,
     teamsAvailable: teamsAvailable === true,
     threads: threads.threads,
+    theme: {
+      current: theme,
+      choices: THEMES.map((value) => ({ value, label: palette(THEME_LABELS[value]) })),
+      choose: (value) => {
+        const chosen = THEMES.find((choice) => choice === value);
+        if (chosen) setTheme(chosen);
+      },
+    },
   });
   const openTeam = useCallback((teamId: string | null) => go({ page: "teams", teamId }), [go]);
 
@@ -289,5 +299,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
     </div>
   );
 }
+
+const THEME_LABELS = { system: "themeSystem", light: "themeLight", dark: "themeDark" } as const;
 
 type ViewRoute = Route & { view: number };

@@ -1,8 +1,8 @@
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
-import { errorText } from "../api/error-text.js";
 import type { ModelInfo } from "../api/types.js";
 import type { Translate } from "../i18n/locale-context.js";
 import type { agentsMessages } from "../i18n/messages/agents.js";
+import { useErrorText } from "../i18n/use-error-text.js";
 import {
   AGENT_NAME_PATTERN,
   type Agent,
@@ -30,6 +30,7 @@ type NameState = "idle" | "checking" | "free" | "taken" | "invalid";
 /** Create or edit an agent; the name is checked with the server while it is typed. */
 export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Props): ReactNode {
   const id = useId();
+  const sayError = useErrorText();
   const [name, setName] = useState(agent?.name ?? "");
   const [nameState, setNameState] = useState<NameState>("idle");
   const [description, setDescription] = useState(agent?.description ?? "");
@@ -114,7 +115,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
         soul,
       });
     } catch (caught) {
-      setProblem(`${t("saveFailed")} ${errorText(caught).text}`);
+      setProblem(`${t("saveFailed")} ${sayError(caught).text}`);
     } finally {
       setSaving(false);
     }

@@ -1,9 +1,9 @@
 import { type ReactNode, useCallback, useEffect, useState } from "react";
-import { errorText } from "../api/error-text.js";
 import { apiJson } from "../api/http.js";
 import type { ModelInfo, ModelList } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { agentsMessages } from "../i18n/messages/agents.js";
+import { useErrorText } from "../i18n/use-error-text.js";
 import { AgentCard } from "./agent-card.js";
 import { AgentForm } from "./agent-form.js";
 import {
@@ -33,6 +33,7 @@ type Editing = { mode: "none" } | { mode: "create" } | { mode: "edit"; agent: Ag
 /** Custom agents: list, create, edit, delete, and start a chat with one. */
 export function AgentsPage(_props: Props): ReactNode {
   const t = useT(agentsMessages);
+  const sayError = useErrorText();
   const [listing, setListing] = useState<Listing>({ state: "loading" });
   const [editing, setEditing] = useState<Editing>({ mode: "none" });
   const [models, setModels] = useState<ModelInfo[]>([]);
@@ -43,7 +44,7 @@ export function AgentsPage(_props: Props): ReactNode {
     try {
       setListing({ state: "ready", agents: await listAgents() });
     } catch (caught) {
-      const info = errorText(caught);
+      const info = sayError(caught);
       // 403: `agents_api.enabled` is off; the server's sentence names the key.
       setListing(
         info.status === 403
@@ -51,7 +52,7 @@ export function AgentsPage(_props: Props): ReactNode {
           : { state: "failed", detail: info.text },
       );
     }
-  }, []);
+  }, [sayError]);
 
   useEffect(() => {
     void load();
@@ -79,7 +80,7 @@ export function AgentsPage(_props: Props): ReactNode {
       if (editing.mode === "edit" && editing.agent.name === agent.name)
         setEditing({ mode: "none" });
     } catch (caught) {
-      setNotice({ text: `${t("deleteFailed")} ${errorText(caught).text}`, error: true });
+      setNotice({ text: `${t("deleteFailed")} ${sayError(caught).text}`, error: true });
     }
     await load();
   };

@@ -1,12 +1,14 @@
 import type { Client } from "@langchain/langgraph-sdk";
 import { useStream } from "@langchain/langgraph-sdk/react";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
-import { errorText } from "../api/error-text.js";
+import { withAgentName } from "../agents/agent-chat.js";
+import { useChatAgent } from "../agents/use-chat-agent.js";
 import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
+import { useErrorText } from "../i18n/use-error-text.js";
 import { chatModelChoice, saveChatModel, saveDefaultModel } from "../settings/default-model.js";
 import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import type { UploadControl } from "../uploads/upload-file.js";
@@ -56,6 +58,26 @@ export function ChatView({
   onOpenThread,
 }: Props): ReactNode {
   const t = useT(chatMessages);
+  const sayError = useErrorText();
+  // A chat opened for a custom agent (`/?agent=<name>`), or an existing chat started with one
+  // (its thread's `metadata.agent_name`): every run of the chat goes to that agent.
+  const linkedAgent = useChatAgent();
+  const [threadAgent, setThreadAgent] = useState<string | null>(null);
+  const agentName = linkedAgent ?? threadAgent;
+  useEffect(() => {
+    if (initialThreadId === null || linkedAgent !== null) return;
+    let live = true;
+    client.threads
+      .get(initialThreadId)
+      .then((thread) => {
+        const name = thread.metadata?.agent_name;
+        if (live && typeof name === "string") setThreadAgent(name);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client, initialThreadId, linkedAgent]);
   const [threadId, setThreadId] = useState<string | null>(initialThreadId);
   const [sendError, setSendError] = useState<string | null>(null);
   // A send that failed puts its text and files back in the box.
@@ -193,7 +215,7 @@ export function ChatView({
   const { pinned } = follow;
 
   const failSend = (caught: unknown, text: string, files: File[]): void => {
-    const info = errorText(caught);
+    const info = sayError(caught);
     setSendError(info.text);
     setOffline(info.offline);
     setRestored((previous) => ({ text, files, key: (previous?.key ?? 0) + 1 }));
@@ -212,7 +234,10 @@ export function ChatView({
     pinned.current = true;
     // A new chat keeps its first message in the thread's metadata: the chat list shows it until
     // the title middleware names the chat.
-    const metadata = threadId === null ? { [PREVIEW_KEY]: chatPreview(text) } : null;
+    const metadata =
+      threadId === null
+        ? { [PREVIEW_KEY]: chatPreview(text), ...(agentName ? { agent_name: agentName } : {}) }
+        : null;
     const { target, uploaded } = await uploadAttachments(client, threadId, files, metadata, upload);
     // An id of our own: the turn's run is found by it (its duration) and its bubble keeps its key.
     const human = { ...humanMessage(text, uploaded), id: crypto.randomUUID() };
@@ -228,7 +253,7 @@ export function ChatView({
         {
           ...(target && !threadId ? { threadId: target } : {}),
           ...(metadata && !target ? { metadata } : {}),
-          config: runConfig(modelName, planMode),
+          config: withAgentName(runConfig(modelName, planMode), agentName),
           streamMode: [...STREAM_MODES],
           optimisticValues: (previous) => {
             const before = Array.isArray(previous.messages) ? previous.messages : [];
@@ -261,12 +286,12 @@ export function ChatView({
         .submit(prepared.input, {
           checkpoint: prepared.checkpoint,
           metadata: prepared.metadata,
-          config: runConfig(model, planMode),
+          config: withAgentName(runConfig(model, planMode), agentName),
           streamMode: [...STREAM_MODES],
         })
-        .catch((caught: unknown) => setSendError(errorText(caught).text));
+        .catch((caught: unknown) => setSendError(sayError(caught).text));
     } catch (caught) {
-      setSendError(errorText(caught).text);
+      setSendError(sayError(caught).text);
     }
   };
 
@@ -280,7 +305,7 @@ export function ChatView({
     onRunFinished();
   };
 
-  const loadError = stream.error && !ranHere ? errorText(stream.error) : null;
+  const loadError = stream.error && !ranHere ? sayError(stream.error) : null;
   // An old or deleted chat's link: say so and offer a new chat instead of a composer that fails.
   const missing = loadError?.status === 404;
   const error = sendError
@@ -292,7 +317,7 @@ export function ChatView({
         : stream.error
           ? {
               label: ranHere ? t("runFailed") : t("loadFailed"),
-              detail: errorText(stream.error).text,
+              detail: sayError(stream.error).text,
             }
           : null;
   const unfinished =
@@ -346,7 +371,7 @@ export function ChatView({
               setSendError(null);
               branchThread(threadId, messageId)
                 .then((branch) => onOpenThread(branch.thread_id))
-                .catch((caught: unknown) => setSendError(errorText(caught).text));
+                .catch((caught: unknown) => setSendError(sayError(caught).text));
             }}
             onAnswer={(answer) =>
               void send(answer, [], model).catch((caught: unknown) => failSend(caught, answer, []))

@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useSyncExternalStore } from "react";
 import "./theme.css";
 
 /**
@@ -35,17 +35,33 @@ export function applyStoredTheme(): void {
   applyTheme(storedTheme());
 }
 
-/** The saved theme and a setter that saves it and applies it at once. */
+// One theme for the page: every `useTheme()` caller (Settings, the command palette) sees a change.
+let current: ThemeChoice | null = null;
+const listeners = new Set<() => void>();
+
+function currentTheme(): ThemeChoice {
+  current ??= storedTheme();
+  return current;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Saves the theme and applies it at once. */
+export function setTheme(next: ThemeChoice): void {
+  current = next;
+  applyTheme(next);
+  try {
+    window.localStorage.setItem(THEME_KEY, next);
+  } catch {
+    // Not saved: the theme holds until the page closes.
+  }
+  for (const listener of listeners) listener();
+}
+
+/** The page's theme and the setter; a change made anywhere re-renders every caller. */
 export function useTheme(): [ThemeChoice, (next: ThemeChoice) => void] {
-  const [theme, setThemeState] = useState<ThemeChoice>(storedTheme);
-  const setTheme = useCallback((next: ThemeChoice) => {
-    setThemeState(next);
-    applyTheme(next);
-    try {
-      window.localStorage.setItem(THEME_KEY, next);
-    } catch {
-      // Not saved: the theme holds until the page closes.
-    }
-  }, []);
-  return [theme, setTheme];
+  return [useSyncExternalStore(subscribe, currentTheme), setTheme];
 }
