@@ -30,7 +30,8 @@ export function bareRunner(mockUrl: string): (expectedTokens: number) => Promise
         watch.relayMs.push(...latencies);
         watch.tokens += 1;
       }
-      if (watch.tokens < expectedTokens) watch.error = `${watch.tokens} of ${expectedTokens}`;
+      if (watch.tokens < expectedTokens)
+        watch.error = `${watch.tokens} of ${expectedTokens} tokens`;
     } catch (error) {
       watch.error = error instanceof Error ? error.message : String(error);
     }

@@ -9,6 +9,8 @@ export interface LoadFigures {
   errors: number;
   /** The first failed run's reason, for the log. */
   firstError: string;
+  /** Failed runs by reason (digits folded, so "281 of 300 tokens" and "12 of 300" group). */
+  errorKinds: string;
   tokens: number;
   seconds: number;
   relayP50Ms: number;
@@ -42,8 +44,10 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
       "tokens",
       "seconds",
       "errors",
+      "errors by reason",
     ],
     rows: [],
+    textColumns: 1,
   };
   for (const level of levels) {
     for (const [name, byLevel] of all) {
@@ -61,6 +65,7 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
         integer(f.tokens),
         fixed(f.seconds),
         integer(f.errors),
+        f.errorKinds || "-",
       ]);
     }
   }

@@ -134,6 +134,7 @@ async function measureLevel(subject: Subject, n: number, s: Settings): Promise<L
     runs: n,
     errors: failed.length,
     firstError: failed[0]?.error ?? "",
+    errorKinds: errorKinds(failed.map((w) => w.error)),
     tokens,
     seconds,
     relayP50Ms: percentile(relay, 50),
@@ -143,6 +144,21 @@ async function measureLevel(subject: Subject, n: number, s: Settings): Promise<L
     rssKiBPerRun: (rssPeak - rssBefore) / 1024 / n,
     lagP99Ms: lag.p99Ms,
   };
+}
+
+/** `fewer tokens ×12, HTTP 503 ×3`: the reasons, most frequent first. */
+function errorKinds(reasons: string[]): string {
+  const counts = new Map<string, number>();
+  for (const reason of reasons) {
+    const kind = / of \d+ tokens$/.test(reason)
+      ? "fewer tokens"
+      : reason.replace(/\d+/g, "N").slice(0, 60);
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind} ×${n}`)
+    .join(", ");
 }
 
 async function run(ctx: BenchContext): Promise<ScriptReport> {

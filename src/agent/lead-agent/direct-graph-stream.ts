@@ -21,7 +21,9 @@ export function directGraphStream(
   options: GraphStreamOptions,
 ): AsyncIterable<unknown> {
   const stopped = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, stopped.signal])
+    : stopped.signal;
   const config = ensureConfig<GraphStreamOptions>({
     recursionLimit: graph.config?.recursionLimit,
     ...options,
