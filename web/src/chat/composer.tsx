@@ -79,6 +79,9 @@ export function Composer({
   const [busyHint, setBusyHint] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const cancelUpload = useRef<AbortController | null>(null);
+  // The files as of the latest render, for checks that finish after an await.
+  const attachedNow = useRef<File[]>(files);
+  attachedNow.current = files;
 
   useEffect(() => {
     void loadUploadLimits().then(setLimits);
@@ -96,9 +99,13 @@ export function Composer({
 
   const attach = (adding: File[]): void => {
     if (!canAttach || adding.length === 0) return;
-    const result = attachWithinLimits(files, adding, limits);
-    setFiles(result.files);
-    setProblems(result.problems);
+    // Files attached before the limits arrived wait for them (the check needs them).
+    void (limits ? Promise.resolve(limits) : loadUploadLimits()).then((known) => {
+      const result = attachWithinLimits(attachedNow.current, adding, known);
+      attachedNow.current = result.files;
+      setFiles(result.files);
+      setProblems(result.problems);
+    });
   };
   const dragging = useFileDrop(attach, canAttach);
 
