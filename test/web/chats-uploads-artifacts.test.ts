@@ -63,7 +63,14 @@ const SCRIPT = [
   {
     match: "read my notes",
     turns: [
-      { tool_calls: [{ name: "read_file", args: { path: "/mnt/user-data/uploads/notes.txt" } }] },
+      {
+        tool_calls: [
+          {
+            name: "read_file",
+            args: { description: "the notes", path: "/mnt/user-data/uploads/notes.txt" },
+          },
+        ],
+      },
       { content: "I read your notes." },
     ],
   },

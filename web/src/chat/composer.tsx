@@ -97,11 +97,17 @@ export function Composer({
   const canAttach = !disabled && !busy && !sending;
   const canSend = !disabled && !busy && !sending && (text.trim() !== "" || files.length > 0);
 
-  const attach = (adding: File[]): void => {
+  /** `pasted`: clipboard files, whose generic names (`image.png`) are made unique first. */
+  const attach = (adding: File[], pasted = false): void => {
     if (!canAttach || adding.length === 0) return;
     // Files attached before the limits arrived wait for them (the check needs them).
     void (limits ? Promise.resolve(limits) : loadUploadLimits()).then((known) => {
-      const result = attachWithinLimits(attachedNow.current, adding, known);
+      const named: File[] = [];
+      for (const file of adding) {
+        const taken = [...attachedNow.current, ...named].map((f) => f.name);
+        named.push(pasted ? namePastedFile(file, taken) : file);
+      }
+      const result = attachWithinLimits(attachedNow.current, named, known);
       attachedNow.current = result.files;
       setFiles(result.files);
       setProblems(result.problems);
@@ -163,13 +169,7 @@ export function Composer({
     const pasted = Array.from(event.clipboardData.files);
     if (pasted.length === 0) return;
     event.preventDefault();
-    const taken = files.map((file) => file.name);
-    const named: File[] = [];
-    for (const file of pasted) {
-      const renamed = namePastedFile(file, [...taken, ...named.map((f) => f.name)]);
-      named.push(renamed);
-    }
-    attach(named);
+    attach(pasted, true);
   };
 
   return (
