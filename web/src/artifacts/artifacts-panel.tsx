@@ -173,7 +173,8 @@ function currentView(
     const listed = artifacts.includes(selected.path) || uploads.includes(selected.path);
     return listed ? { path: selected.path, live: false } : null;
   }
-  if (!write) return null;
+  // A failed write changed nothing: there is nothing to show.
+  if (!write || write.failed) return null;
   if (write.done && isServedPath(write.path)) return { path: write.path, live: false };
   return { path: write.path, live: true, write };
 }
