@@ -11,16 +11,15 @@ import type { ModelInfo } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { composerMessages } from "../i18n/messages/composer.js";
 import { uploadsMessages } from "../i18n/messages/uploads.js";
-import { AttachmentChips, DropOverlay, type FileProgress } from "../uploads/attachment-chips.js";
-import type { UploadControl } from "../uploads/upload-file.js";
 import {
   type AttachProblem,
   attachWithinLimits,
   formatBytes,
-  loadUploadLimits,
   namePastedFile,
-  type UploadLimits,
-} from "../uploads/upload-limits.js";
+} from "../uploads/attach-files.js";
+import { AttachmentChips, DropOverlay, type FileProgress } from "../uploads/attachment-chips.js";
+import type { UploadControl } from "../uploads/upload-file.js";
+import { loadUploadLimits, type UploadLimits } from "../uploads/upload-limits.js";
 import { useFileDrop } from "../uploads/use-file-drop.js";
 import { modelLabel } from "./model-label.js";
 

@@ -4,7 +4,7 @@ import {
   attachWithinLimits,
   formatBytes,
   namePastedFile,
-} from "../../web/src/uploads/upload-limits.js";
+} from "../../web/src/uploads/attach-files.js";
 
 const LIMITS = { max_files: 2, max_file_size: 100, max_total_size: 150 };
 
