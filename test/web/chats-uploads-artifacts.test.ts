@@ -42,7 +42,14 @@ const SCRIPT = [
     turns: [
       {
         tool_calls: [
-          { name: "write_file", args: { path: "/mnt/user-data/outputs/fizz.py", content: PYTHON } },
+          {
+            name: "write_file",
+            args: {
+              description: "the code",
+              path: "/mnt/user-data/outputs/fizz.py",
+              content: PYTHON,
+            },
+          },
         ],
       },
       {
@@ -54,13 +61,20 @@ const SCRIPT = [
     ],
   },
   {
-    match: "^read my notes$",
+    match: "read my notes",
     turns: [
-      { tool_calls: [{ name: "read_file", args: { path: "/mnt/user-data/uploads/notes.txt" } }] },
+      {
+        tool_calls: [
+          {
+            name: "read_file",
+            args: { description: "the notes", path: "/mnt/user-data/uploads/notes.txt" },
+          },
+        ],
+      },
       { content: "I read your notes." },
     ],
   },
-  { match: "^look at the pictures$", turns: [{ content: "Nice pictures." }] },
+  { match: "look at the pictures", turns: [{ content: "Nice pictures." }] },
   {
     match: "^write slowly$",
     stream_delay_ms: 120,
@@ -70,7 +84,11 @@ const SCRIPT = [
         tool_calls: [
           {
             name: "write_file",
-            args: { path: "/mnt/user-data/outputs/story.txt", content: STORY },
+            args: {
+              description: "the story",
+              path: "/mnt/user-data/outputs/story.txt",
+              content: STORY,
+            },
           },
         ],
       },
@@ -83,6 +101,9 @@ const SCRIPT = [
     ],
   },
 ];
+
+/** The server's per-file upload limit here (small, so a test can go over it). */
+const MAX_FILE_SIZE = 8 * 1024 * 1024;
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -108,6 +129,7 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
         models: [
           { name: "scripted", use: "scripted", model: "scripted", script: join(home, "s.json") },
         ],
+        uploads: { max_file_size: MAX_FILE_SIZE },
       }),
     });
     await writeFile(join(server.home, "s.json"), JSON.stringify(SCRIPT));
@@ -223,12 +245,273 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     await expect.poll(() => rows.count()).toBe(total);
     await chats.getByRole("button", { name: "Load older chats" }).waitFor({ state: "detached" });
     // Each chat once, the pinned one still first.
-    const ids = await rows.evaluateAll((items) =>
-      items.map((item) => item.querySelector("[data-thread-id]")?.getAttribute("data-thread-id")),
-    );
+    const ids: (string | null)[] = [];
+    for (const button of await chats.locator("button.thread-open").all())
+      ids.push(await button.getAttribute("data-thread-id"));
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids[0]).toBe(created[0]);
     await page.screenshot({ path: shot("older-chats-1440") });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  /** Drops files on the page as a user dragging them from the desktop would. */
+  async function dropFiles(page: Page, files: { name: string; type: string; text: string }[]) {
+    const transfer = await page.evaluateHandle(`(() => {
+      const data = new DataTransfer();
+      for (const file of ${JSON.stringify(files)})
+        data.items.add(new File([file.text], file.name, { type: file.type }));
+      return data;
+    })()`);
+    const target = page.getByTestId("messages");
+    await target.dispatchEvent("dragenter", { dataTransfer: transfer });
+    await target.dispatchEvent("dragover", { dataTransfer: transfer });
+    await page.getByText("Drop files to attach them to your message").waitFor();
+    await target.dispatchEvent("drop", { dataTransfer: transfer });
+  }
+
+  /** Pastes binary files (a screenshot) into the message box. */
+  async function pasteFiles(page: Page, files: { name: string; type: string; base64: string }[]) {
+    await page.evaluate(`(() => {
+      const data = new DataTransfer();
+      for (const file of ${JSON.stringify(files)}) {
+        const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+        data.items.add(new File([bytes], file.name, { type: file.type }));
+      }
+      document.querySelector('textarea[name="message"]').dispatchEvent(
+        new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    })()`);
+  }
+
+  it("uploads a dropped file with its progress shown; the run reads it", async () => {
+    const { page, context } = await openPage();
+    await dropFiles(page, [{ name: "notes.txt", type: "text/plain", text: "Buy oat milk.\n" }]);
+    const chips = page.getByRole("list", { name: "Attached files" });
+    await chips.getByText("notes.txt").waitFor();
+    await page
+      .getByText("Drop files to attach them to your message")
+      .waitFor({ state: "detached" });
+    // Slow the upload down so its progress can be seen.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 400,
+      downloadThroughput: -1,
+      uploadThroughput: 64 * 1024,
+    });
+    await send(page, "read my notes");
+    await page.locator("progress.upload-progress").first().waitFor();
+    await page.screenshot({ path: shot("upload-progress-1440") });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await page.locator(".message.human .chip").getByText("notes.txt").waitFor();
+    await page.locator(".message.assistant").getByText("I read your notes.").waitFor();
+    const read = page.locator('.tool-step[data-tool="read_file"]');
+    await read.locator("summary").click();
+    await read.locator(".tool-result").getByText("Buy oat milk.").waitFor();
+    // The uploaded file opens from the panel, through the artifact route.
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await panel
+      .getByRole("region", { name: "Uploaded files" })
+      .getByRole("button", { name: "notes.txt" })
+      .click();
+    await panel.getByTestId("artifact-preview").getByText("Buy oat milk.").waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("cancels an upload: nothing is sent, the message and its file are back in the box", async () => {
+    const { page, context } = await openPage();
+    await page.getByTestId("file-input").setInputFiles({
+      name: "big.bin",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.alloc(4 * 1024 * 1024, 7),
+    });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 200,
+      downloadThroughput: -1,
+      uploadThroughput: 32 * 1024,
+    });
+    await send(page, "hello there");
+    await page.getByRole("progressbar", { name: "Uploading big.bin" }).waitFor();
+    await page.getByRole("button", { name: "Cancel upload" }).click();
+    await page
+      .getByText("The upload was cancelled; your message and files are back in the box.")
+      .waitFor();
+    expect(await page.getByLabel("Message").inputValue()).toBe("hello there");
+    await page.getByRole("list", { name: "Attached files" }).getByText("big.bin").waitFor();
+    await context.close();
+  });
+
+  it("says why a file too large is not attached", async () => {
+    const limits = await api<{ max_file_size: number }>(
+      `/threads/${crypto.randomUUID()}/uploads/limits`,
+    );
+    expect(limits.max_file_size).toBe(MAX_FILE_SIZE);
+    const { page, context } = await openPage();
+    await page.getByTestId("file-input").setInputFiles({
+      name: "huge.bin",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.alloc(MAX_FILE_SIZE + 1, 1),
+    });
+    await page
+      .getByRole("alert")
+      .getByText("huge.bin is larger than 8.0 MB, the most one file can be; it was not attached.")
+      .waitFor();
+    expect(await page.getByRole("list", { name: "Attached files" }).count()).toBe(0);
+    await context.close();
+  });
+
+  it("previews pasted images and an uploaded PDF in the panel", async () => {
+    const { page, context } = await openPage();
+    const png = PNG.toString("base64");
+    await pasteFiles(page, [{ name: "image.png", type: "image/png", base64: png }]);
+    await pasteFiles(page, [{ name: "image.png", type: "image/png", base64: png }]);
+    const chips = page.getByRole("list", { name: "Attached files" });
+    await chips.getByText("pasted-image-1.png").waitFor();
+    await chips.getByText("pasted-image-2.png").waitFor();
+    await page.getByTestId("file-input").setInputFiles({
+      name: "brochure.pdf",
+      mimeType: "application/pdf",
+      buffer: PDF,
+    });
+    await send(page, "look at the pictures");
+    await page.locator(".message.assistant").getByText("Nice pictures.").waitFor();
+    const uploads = page.getByRole("region", { name: "Uploaded files" });
+    await uploads.getByRole("button", { name: "pasted-image-2.png" }).click();
+    const image = page
+      .getByTestId("artifact-preview")
+      .getByRole("img", { name: "pasted-image-2.png" });
+    await image.waitFor();
+    await expect
+      .poll(() => page.evaluate('document.querySelector(".artifact-image").naturalWidth'))
+      .toBe(1);
+    await uploads.getByRole("button", { name: "brochure.pdf" }).click();
+    const pdf = page.locator("object.artifact-pdf");
+    await pdf.waitFor();
+    const pdfUrl = `${server.url}${(await pdf.getAttribute("data")) ?? ""}`;
+    const served = await fetch(pdfUrl);
+    expect(served.headers.get("content-type")).toBe("application/pdf");
+    expect(Buffer.from(await served.arrayBuffer()).equals(PDF)).toBe(true);
+    await page.screenshot({ path: shot("pdf-preview-1440") });
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("highlights delivered code; the panel resizes, remembers it, opens a new tab and copies", async () => {
+    const { page, context } = await openPage();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await send(page, "show me code");
+    await page.locator(".message.assistant").getByText("Here is the code.").waitFor();
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await panel.getByRole("button", { name: "fizz.py" }).click();
+    const code = panel.locator("pre.artifact-code code.hljs");
+    await code.waitFor();
+    await code.locator(".hljs-keyword", { hasText: "def" }).first().waitFor();
+    await code.locator(".hljs-string").first().waitFor();
+    expect(await code.textContent()).toBe(PYTHON);
+    await page.screenshot({ path: shot("code-1440") });
+
+    // Copy puts the file's text on the clipboard.
+    await panel.getByRole("button", { name: "Copy" }).click();
+    await panel.getByRole("button", { name: "Copied" }).waitFor();
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(PYTHON);
+
+    // Open in a new tab: the artifact route, in a tab of its own.
+    const [tab] = await Promise.all([
+      context.waitForEvent("page"),
+      panel.getByRole("link", { name: "Open in a new tab" }).click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(tab.url()).toContain("/artifacts/mnt/user-data/outputs/fizz.py");
+    await tab.close();
+
+    // Resize: by the keyboard, then by dragging; the width is kept over a reload.
+    const handle = page.getByRole("separator", { name: "Resize the artifacts panel" });
+    const widthOf = async () => Math.round((await panel.boundingBox())?.width ?? 0);
+    const before = await widthOf();
+    await handle.focus();
+    await handle.press("ArrowLeft");
+    await handle.press("ArrowLeft");
+    await expect.poll(widthOf).toBe(before + 64);
+    const box = await handle.boundingBox();
+    const x = (box?.x ?? 0) + (box?.width ?? 0) / 2;
+    const y = (box?.y ?? 0) + 200;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + 100, y, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(widthOf).toBe(before + 64 - 100);
+    expect(await handle.getAttribute("aria-valuenow")).toBe(String(before - 36));
+    await page.reload();
+    await panel.getByRole("button", { name: "fizz.py" }).waitFor();
+    await expect.poll(widthOf).toBe(before - 36);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a file as the run writes it, before the run ends", async () => {
+    const { page, context } = await openPage();
+    await page.evaluate(`
+      window.liveTexts = [];
+      new MutationObserver(() => {
+        const shown = document.querySelector('[data-live="writing"] code');
+        const text = shown ? shown.textContent : null;
+        if (text && window.liveTexts.at(-1) !== text) window.liveTexts.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    `);
+    await send(page, "write slowly");
+    const live = page.locator('[data-live="writing"]');
+    await live
+      .getByText("The run is writing story.txt; this is what it has written so far.")
+      .waitFor();
+    await live.getByText("line3 of the story", { exact: false }).waitFor();
+    // Still running: Stop is there, and only part of the file has arrived.
+    expect(await page.getByRole("button", { name: "Stop" }).isVisible()).toBe(true);
+    const partial = (await live.locator("code").textContent()) ?? "";
+    expect(STORY.startsWith(partial)).toBe(true);
+    expect(partial.length).toBeLessThan(STORY.length);
+    await page.screenshot({ path: shot("live-write-1440") });
+    // When the write is done the preview is the file itself, read from the server.
+    await page.locator(".message.assistant").getByText("The story is written.").waitFor();
+    const preview = page.getByTestId("artifact-preview");
+    await expect.poll(() => preview.getAttribute("data-kind")).toBe("text");
+    expect(await preview.locator("code").textContent()).toBe(STORY);
+    const seen = (await page.evaluate("window.liveTexts")) as string[];
+    expect(seen.length).toBeGreaterThan(2);
+    for (const text of seen) expect(STORY.startsWith(text)).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("at 390 px: the panel stacks under the chat, nothing overflows sideways", async () => {
+    const { page, context } = await openPage("/", 390);
+    await send(page, "show me code");
+    await page.locator(".message.assistant").getByText("Here is the code.").waitFor();
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await panel.getByRole("button", { name: "fizz.py" }).click();
+    await panel.locator("pre.artifact-code code.hljs").waitFor();
+    expect(
+      await page.getByRole("separator", { name: "Resize the artifacts panel" }).isVisible(),
+    ).toBe(false);
+    expect(
+      await page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      ),
+    ).toBe(0);
+    await page.screenshot({ path: shot("code-390") });
+    await page
+      .getByTestId("file-input")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("x") });
+    await page.getByRole("list", { name: "Attached files" }).getByText("notes.txt").waitFor();
+    await page.screenshot({ path: shot("attached-390") });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await context.close();
   });

@@ -68,8 +68,8 @@ export function ArtifactsPanel({
 
   const style = { "--artifacts-width": `${width}px` } as CSSProperties;
   const close = (): void => setSelected(null);
-  const toggle = (path: string): void =>
-    setSelected(current?.path === path ? null : { kind: "file", path });
+  // A click opens a file (one already open stays open: the preview's × closes it).
+  const open = (path: string): void => setSelected({ kind: "file", path });
 
   return (
     <>
@@ -110,7 +110,7 @@ export function ArtifactsPanel({
                 threadId={threadId}
                 path={path}
                 active={current?.path === path}
-                onOpen={() => toggle(path)}
+                onOpen={() => open(path)}
                 downloadLabel={t("download")}
               />
             ))}
@@ -126,7 +126,7 @@ export function ArtifactsPanel({
                   threadId={threadId}
                   path={upload.virtual_path}
                   active={current?.path === upload.virtual_path}
-                  onOpen={() => toggle(upload.virtual_path)}
+                  onOpen={() => open(upload.virtual_path)}
                   downloadLabel={t("download")}
                 />
               ))}
@@ -173,7 +173,8 @@ function currentView(
     const listed = artifacts.includes(selected.path) || uploads.includes(selected.path);
     return listed ? { path: selected.path, live: false } : null;
   }
-  if (!write) return null;
+  // A failed write changed nothing: there is nothing to show.
+  if (!write || write.failed) return null;
   if (write.done && isServedPath(write.path)) return { path: write.path, live: false };
   return { path: write.path, live: true, write };
 }

@@ -5,8 +5,10 @@ export interface FileWrite {
   toolCallId: string;
   path: string;
   content: string;
-  /** The tool's result has arrived: the file on disk now holds the write. */
+  /** The tool's result has arrived: the file on disk now holds the write (unless it failed). */
   done: boolean;
+  /** The tool answered with an error: nothing was written. */
+  failed: boolean;
 }
 
 /**
@@ -15,10 +17,10 @@ export interface FileWrite {
  * `path` has not arrived yet is left out.
  */
 export function fileWrites(messages: readonly ChatMessage[]): FileWrite[] {
-  const answered = new Set(
+  const answered = new Map(
     messages
       .filter((message) => message.type === "tool" && message.tool_call_id)
-      .map((message) => message.tool_call_id),
+      .map((message) => [message.tool_call_id, message.status === "error"]),
   );
   const writes: FileWrite[] = [];
   for (const message of messages) {
@@ -33,6 +35,7 @@ export function fileWrites(messages: readonly ChatMessage[]): FileWrite[] {
         path,
         content: typeof content === "string" ? content : "",
         done: answered.has(call.id),
+        failed: answered.get(call.id) === true,
       });
     }
   }

@@ -11,16 +11,15 @@ import type { ModelInfo } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { composerMessages } from "../i18n/messages/composer.js";
 import { uploadsMessages } from "../i18n/messages/uploads.js";
-import { AttachmentChips, DropOverlay, type FileProgress } from "../uploads/attachment-chips.js";
-import type { UploadControl } from "../uploads/upload-file.js";
 import {
   type AttachProblem,
   attachWithinLimits,
   formatBytes,
-  loadUploadLimits,
   namePastedFile,
-  type UploadLimits,
-} from "../uploads/upload-limits.js";
+} from "../uploads/attach-files.js";
+import { AttachmentChips, DropOverlay, type FileProgress } from "../uploads/attachment-chips.js";
+import type { UploadControl } from "../uploads/upload-file.js";
+import { loadUploadLimits, type UploadLimits } from "../uploads/upload-limits.js";
 import { useFileDrop } from "../uploads/use-file-drop.js";
 import { modelLabel } from "./model-label.js";
 
@@ -79,6 +78,9 @@ export function Composer({
   const [busyHint, setBusyHint] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const cancelUpload = useRef<AbortController | null>(null);
+  // The files as of the latest render, for checks that finish after an await.
+  const attachedNow = useRef<File[]>(files);
+  attachedNow.current = files;
 
   useEffect(() => {
     void loadUploadLimits().then(setLimits);
@@ -94,11 +96,21 @@ export function Composer({
   const canAttach = !disabled && !busy && !sending;
   const canSend = !disabled && !busy && !sending && (text.trim() !== "" || files.length > 0);
 
-  const attach = (adding: File[]): void => {
+  /** `pasted`: clipboard files, whose generic names (`image.png`) are made unique first. */
+  const attach = (adding: File[], pasted = false): void => {
     if (!canAttach || adding.length === 0) return;
-    const result = attachWithinLimits(files, adding, limits);
-    setFiles(result.files);
-    setProblems(result.problems);
+    // Files attached before the limits arrived wait for them (the check needs them).
+    void (limits ? Promise.resolve(limits) : loadUploadLimits()).then((known) => {
+      const named: File[] = [];
+      for (const file of adding) {
+        const taken = [...attachedNow.current, ...named].map((f) => f.name);
+        named.push(pasted ? namePastedFile(file, taken) : file);
+      }
+      const result = attachWithinLimits(attachedNow.current, named, known);
+      attachedNow.current = result.files;
+      setFiles(result.files);
+      setProblems(result.problems);
+    });
   };
   const dragging = useFileDrop(attach, canAttach);
 
@@ -156,13 +168,7 @@ export function Composer({
     const pasted = Array.from(event.clipboardData.files);
     if (pasted.length === 0) return;
     event.preventDefault();
-    const taken = files.map((file) => file.name);
-    const named: File[] = [];
-    for (const file of pasted) {
-      const renamed = namePastedFile(file, [...taken, ...named.map((f) => f.name)]);
-      named.push(renamed);
-    }
-    attach(named);
+    attach(pasted, true);
   };
 
   return (

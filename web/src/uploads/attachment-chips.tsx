@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useT } from "../i18n/locale-context.js";
 import { uploadsMessages } from "../i18n/messages/uploads.js";
-import { formatBytes } from "./upload-limits.js";
+import { formatBytes } from "./attach-files.js";
 import "./uploads.css";
 
 /** Bytes sent of one file while its message is being sent. */
