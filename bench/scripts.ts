@@ -1,3 +1,4 @@
+import { chaosBench } from "./chaos/run.js";
 import { eventsBench } from "./events/run.js";
 import type { BenchScript } from "./lib/bench-script.js";
 import { loopLagBench } from "./loop-lag/run.js";
@@ -12,4 +13,5 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   loopLagBench,
   storageBench,
   recoveryBench,
+  chaosBench,
 ];
