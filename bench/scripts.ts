@@ -4,6 +4,7 @@ import type { BenchScript } from "./lib/bench-script.js";
 import { loopLagBench } from "./loop-lag/run.js";
 import { recoveryBench } from "./recovery/run.js";
 import { runtimeBench } from "./runtime/run.js";
+import { scaleOutBench } from "./scale-out/run.js";
 import { storageBench } from "./storage-report/run.js";
 
 /** Every script `npm run bench` runs, in this order. */
@@ -14,4 +15,5 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   storageBench,
   recoveryBench,
   chaosBench,
+  scaleOutBench,
 ];

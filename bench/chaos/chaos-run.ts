@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startPrivateRedis } from "../../test/helpers/redis.js";
 import { bundleEntry } from "../lib/bundle.js";
 import { freshPostgresDatabase } from "../lib/postgres.js";
-import { activeRunIds, type CheckResult, checkChaos } from "./checker.js";
+import { type CheckResult, checkChaos, unsettledRunIds } from "./checker.js";
 import { ChaosCluster } from "./cluster.js";
 import { type StreamRecord, streamOneRun } from "./stream-client.js";
 
@@ -124,9 +124,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
       await Promise.all(pending);
     };
     await Promise.all([faultLoop(), ...Array.from({ length: options.clients }, clientLoop)]);
-    // Every process is back; dead owners' runs are recovered within lease + scan.
+    // Every process is back; dead owners' runs are recovered (and their evidence sealed) within
+    // lease + scan.
     const settleBy = Date.now() + (LEASE_SECONDS + 20) * 1000;
-    while ((await activeRunIds(database.url)).length > 0 && Date.now() < settleBy) await sleep(500);
+    while ((await unsettledRunIds(database.url)).length > 0 && Date.now() < settleBy)
+      await sleep(500);
     const check = await checkChaos(database.url, streams);
     return {
       ...check,

@@ -45,15 +45,19 @@ function terminalStatusOf(content: string): string | null {
   return null;
 }
 
-/** Every run in the database (`operation_kind = 'run'`) with the ids of runs still active. */
-export async function activeRunIds(databaseUrl: string): Promise<string[]> {
+/**
+ * Runs not settled yet: still active, or ended with their evidence unsealed (the owner died
+ * between its status commit and its terminal; a peer's recovery backfills it after the lease).
+ */
+export async function unsettledRunIds(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<RunRow>(
-      "select run_id, status from runs where operation_kind = 'run'",
+      "select run_id, status from runs where operation_kind = 'run' " +
+        "and (status in ('pending', 'running') or evidence_seal_state = 'pending')",
     );
-    return rows.filter((row) => ACTIVE.has(row.status)).map((row) => row.run_id);
+    return rows.map((row) => row.run_id);
   } finally {
     await client.end();
   }

@@ -24,6 +24,7 @@ function resultsTable(result: ChaosResult): Table {
       "run statuses",
       "streams complete / gap",
       "rejoins",
+      "creates retried",
       "violations",
     ],
     textColumns: 0,
@@ -36,6 +37,7 @@ function resultsTable(result: ChaosResult): Table {
         statuses || "-",
         `${count("complete")} / ${count("gap")}`,
         integer(streams.reduce((sum, s) => sum + s.rejoins, 0)),
+        integer(result.streams.reduce((sum, s) => sum + s.failedCreates.length, 0)),
         integer(result.violations.length),
       ],
     ],
@@ -78,7 +80,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
     notes: [
       `Three \`fawn serve\` processes on loopback, one fresh PostgreSQL database, a private redis-server; lease 5 s, grace 0 s, recovery scan 1 s; scripted runs of about 3 s (30 words, 100 ms apart).`,
       `${seconds} s of faults (seed ${seed}; replay with FAWN_CHAOS_SEED): SIGKILL (restarted at once), SIGSTOP for 1–10 s then SIGCONT, one Redis restart with every key lost; never the last serving process.`,
-      `${clients} clients (\`@langchain/langgraph-sdk\`) create and stream runs; a failed or 4 s quiet stream rejoins through another process with Last-Event-ID.`,
+      `${clients} clients (\`@langchain/langgraph-sdk\`) create and stream runs; a failed or 4 s quiet stream rejoins through another process with Last-Event-ID. A create that fails before the server names the run is retried on a new thread ("creates retried"); the run it may have left behind is checked like any other.`,
       "The checker reads runs and events from PostgreSQL: exactly one `run.terminal` per run, agreeing with its status, last among its events; every stream complete (and its run ended) or ended by a `gap` frame; no event delivered twice.",
     ],
   };

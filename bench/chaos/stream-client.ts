@@ -22,6 +22,8 @@ export interface StreamRecord {
   statusAfterEnd: string | null;
   /** The reason of the last failed connection, for the report. */
   lastError: string | null;
+  /** Creates that failed before the server named the run (each retried on a new thread). */
+  failedCreates: string[];
 }
 
 export interface StreamClientOptions {
@@ -81,6 +83,7 @@ export async function streamOneRun(options: StreamClientOptions): Promise<Stream
     events: 0,
     statusAfterEnd: null,
     lastError: null,
+    failedCreates: [],
   };
   const seen = new Set<string>();
   let lastEventId: string | undefined;
@@ -115,8 +118,9 @@ export async function streamOneRun(options: StreamClientOptions): Promise<Stream
       for await (const part of parts) {
         watch.touch();
         const id = idOf(part);
-        if (id !== undefined) {
-          if (seen.has(id)) record.duplicateIds.push(id);
+        // A `gap` frame carries the cursor it could not resume from: not a second delivery.
+        if (id !== undefined && part.event !== "gap") {
+          if (seen.has(id)) record.duplicateIds.push(`${id} (${part.event})`);
           seen.add(id);
           lastEventId = id;
         }
@@ -134,7 +138,10 @@ export async function streamOneRun(options: StreamClientOptions): Promise<Stream
       record.lastError = error instanceof Error ? error.message : String(error);
       // A create that failed before the server named the run: the run may exist or not; the
       // checker sees every run in the database either way. Start over with a new thread.
-      if (record.runId === null) record.threadId = "";
+      if (record.runId === null) {
+        record.failedCreates.push(record.lastError);
+        record.threadId = "";
+      }
     } finally {
       watch.stop();
     }
