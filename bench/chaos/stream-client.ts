@@ -70,6 +70,12 @@ function idOf(part: object): string | undefined {
   return "id" in part && typeof part.id === "string" ? part.id : undefined;
 }
 
+function isStreamFailure(data: unknown): boolean {
+  return (
+    typeof data === "object" && data !== null && "error" in data && data.error === "StreamError"
+  );
+}
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Streams one new run to its end through whichever servers are up. */
@@ -125,6 +131,10 @@ export async function streamOneRun(options: StreamClientOptions): Promise<Stream
           lastEventId = id;
         }
         record.events += 1;
+        // The server's subscription failed (Redis went away): it says so and asks for a rejoin.
+        if (part.event === "error" && isStreamFailure(part.data)) {
+          throw new Error("the server's stream failed; rejoining");
+        }
         if (part.event === "gap") {
           record.outcome = "gap";
           return record;
