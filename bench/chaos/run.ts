@@ -2,7 +2,7 @@
  * `npm run bench -- chaos`: three `fawn serve` processes under SIGKILL, SIGSTOP/SIGCONT and a
  * Redis restart while SDK clients stream runs and rejoin through other processes; the checker's
  * verdict is the target (zero violations). Full mode: 120 s of faults with 4 clients; quick
- * mode: 20 s, 2 clients. `FAWN_CHAOS_SEED` replays a schedule.
+ * mode: 10 s, 2 clients. `FAWN_CHAOS_SEED` replays a schedule.
  */
 import type { BenchContext, BenchScript, ScriptReport, Table } from "../lib/bench-script.js";
 import { integer } from "../lib/format.js";
@@ -55,7 +55,7 @@ function violationsTable(result: ChaosResult): Table {
 
 async function run(ctx: BenchContext): Promise<ScriptReport> {
   const seed = Number(process.env.FAWN_CHAOS_SEED ?? Date.now() % 1_000_000);
-  const seconds = ctx.quick ? 20 : 120;
+  const seconds = ctx.quick ? 10 : 120;
   const clients = ctx.quick ? 2 : 4;
   const result = await runChaos({
     processes: 3,
