@@ -1,10 +1,11 @@
 /**
- * `npm run bench [-- <script>…] [--quick] [--out <file>]`: runs the benchmark scripts (all by
- * default, in a fixed order), prints each one's tables, and writes a Markdown report — to
- * `bench/results/latest.md` when every script ran in full mode, else only where `--out` says.
+ * `npm run bench [-- <script>…] [--quick] [--out <file>] [--update]`: runs the benchmark scripts
+ * (all by default, in a fixed order), prints each one's tables, and writes a Markdown report — to
+ * `bench/results/latest.md` when every script ran in full mode, else only where `--out` says;
+ * `--update` replaces just the sections of the scripts that ran in `bench/results/latest.md`.
  * Figures are printed, never asserted.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -14,7 +15,7 @@ process.env.LOG_LEVEL ??= "error";
 
 const { BENCH_SCRIPTS } = await import("./scripts.js");
 const { machineInfo } = await import("./lib/machine.js");
-const { renderReport } = await import("./lib/report.js");
+const { renderReport, replaceSections } = await import("./lib/report.js");
 const { textTable } = await import("./lib/table.js");
 const { repoRoot } = await import("./lib/paths.js");
 const { removeBundles } = await import("./lib/bundle.js");
@@ -26,6 +27,8 @@ const { values, positionals } = parseArgs({
     quick: { type: "boolean", default: false },
     out: { type: "string" },
     reps: { type: "string" },
+    // Replace only the sections of the scripts that ran in bench/results/latest.md.
+    update: { type: "boolean", default: false },
   },
 });
 const quick = values.quick ?? false;
@@ -83,6 +86,15 @@ await removeBundles();
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 process.stdout.write(`\nwhole run: ${(totalSeconds / 60).toFixed(1)} min\n`);
 const fullRun = !quick && selected.length === BENCH_SCRIPTS.length;
+if (values.update && !fullRun && !values.out) {
+  if (quick) throw new Error("--update takes measurements, not --quick figures");
+  const latest = join(repoRoot, "bench/results/latest.md");
+  const existing = await readFile(latest, "utf8").catch(
+    () => "# Fawn benchmarks: latest results\n",
+  );
+  await writeFile(latest, replaceSections(existing, outcomes, startedAt));
+  process.stdout.write(`\nsections updated in ${latest}\n`);
+}
 const out = values.out
   ? resolve(values.out)
   : fullRun

@@ -1,9 +1,11 @@
 import { agentLoadBench } from "./agent-load/run.js";
+import { chaosBench } from "./chaos/run.js";
 import { eventsBench } from "./events/run.js";
 import type { BenchScript } from "./lib/bench-script.js";
 import { loopLagBench } from "./loop-lag/run.js";
 import { recoveryBench } from "./recovery/run.js";
 import { runtimeBench } from "./runtime/run.js";
+import { scaleOutBench } from "./scale-out/run.js";
 import { storageBench } from "./storage-report/run.js";
 import { webBench } from "./web/run.js";
 
@@ -16,4 +18,6 @@ export const BENCH_SCRIPTS: readonly BenchScript[] = [
   storageBench,
   recoveryBench,
   webBench,
+  chaosBench,
+  scaleOutBench,
 ];

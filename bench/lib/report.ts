@@ -103,17 +103,41 @@ export function renderReport(input: {
     markdownTable(targetTable(outcomes, input.totalSeconds, input.fullRun)),
     "",
   );
-  for (const outcome of outcomes) {
-    lines.push(
-      `## ${outcome.title} (\`npm run bench -- ${outcome.name}\`, ${outcome.seconds.toFixed(0)} s)`,
-      "",
-    );
-    if (outcome.error) lines.push(`**The script failed:** ${outcome.error}`, "");
-    for (const table of outcome.report?.tables ?? []) {
-      lines.push(`**${table.title}**`, "", markdownTable(table), "");
-    }
-    for (const note of outcome.report?.notes ?? []) lines.push(`- ${note}`);
-    lines.push("");
-  }
+  for (const outcome of outcomes) lines.push(...scriptSection(outcome));
   return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** One script's `## <title>` section: its tables, then its notes. */
+function scriptSection(outcome: ScriptOutcome): string[] {
+  const lines = [
+    `## ${outcome.title} (\`npm run bench -- ${outcome.name}\`, ${outcome.seconds.toFixed(0)} s)`,
+    "",
+  ];
+  if (outcome.error) lines.push(`**The script failed:** ${outcome.error}`, "");
+  for (const table of outcome.report?.tables ?? []) {
+    lines.push(`**${table.title}**`, "", markdownTable(table), "");
+  }
+  for (const note of outcome.report?.notes ?? []) lines.push(`- ${note}`);
+  lines.push("");
+  return lines;
+}
+
+/**
+ * `--update`: an existing report with the sections of these scripts replaced (or appended when
+ * the report has none yet); every other section, the targets table included, stays as it was.
+ */
+export function replaceSections(
+  report: string,
+  outcomes: ScriptOutcome[],
+  startedAt: Date,
+): string {
+  const parts = report.split(/^(?=## )/m);
+  for (const outcome of outcomes) {
+    const stamp = `_Updated alone by \`npm run bench -- ${outcome.name} --update\` on ${startedAt.toISOString()}._`;
+    const section = [...scriptSection(outcome), stamp, "", ""].join("\n");
+    const at = parts.findIndex((part) => part.startsWith(`## ${outcome.title} (`));
+    if (at >= 0) parts[at] = section;
+    else parts.push(section);
+  }
+  return `${parts.join("").trimEnd()}\n`;
 }

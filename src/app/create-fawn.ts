@@ -25,7 +25,11 @@ import { RunManager } from "../runtime/run-manager.js";
 import type { RunRecord } from "../runtime/run-record.js";
 import { RunService } from "../runtime/run-service.js";
 import type { RunContext } from "../runtime/worker/run-context.js";
-import { createSandboxProvider, type SandboxProvider } from "../sandbox/index.js";
+import {
+  createSandboxProvider,
+  ManagedSandboxProvider,
+  type SandboxProvider,
+} from "../sandbox/index.js";
 import { createMemoryStores } from "../stores/memory/stores.js";
 import { MemoryStreamBridge } from "../stores/memory/stream-bridge.js";
 import { RedisStreamBridge } from "../stores/redis/stream-bridge.js";
@@ -37,6 +41,7 @@ import type { EmbeddableStores } from "./embeddable-stores.js";
 import { wireGraphStore } from "./graph-store-wiring.js";
 import { loginAttemptStoreOf } from "./login-attempt-store-of.js";
 import { FawnMetrics } from "./metrics/fawn-metrics.js";
+import { instrumentBridge, instrumentEventStore } from "./metrics/store-instruments.js";
 import { type PluginSettings, type PreparedPlugins, preparePlugins } from "./plugin-host.js";
 import { RunCompletionHooks } from "./run-completion-hooks.js";
 import { createTracingHost, type TracingHostOptions } from "./tracing/run-tracing-host.js";
@@ -189,6 +194,12 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
     active: (): number => manager.localRecords().filter((r) => r.isActive()).length,
     pending: (): number => manager.localRecords().filter((r) => r.status === "pending").length,
   });
+  instrumentEventStore(stores.events, metrics);
+  instrumentBridge(bridge, metrics);
+  if (sandbox instanceof ManagedSandboxProvider) {
+    const { registry } = sandbox;
+    metrics.watchSandboxes({ active: () => registry.active.size, warm: () => registry.warm.size });
+  }
   const manager: RunManager = new RunManager({
     store: stores.runs,
     observer: metrics,

@@ -128,6 +128,22 @@ describe("GET /metrics", () => {
   }, 60_000);
 });
 
+describe("GET /metrics: journal, bridge and sandbox pool", () => {
+  it("times journal batches and bridge publishes, and shows the sandbox pool", async () => {
+    const client = served.client();
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "lead_agent", { input: human("hi again") });
+    const text = await scrape();
+    expect(sample(text, "fawn_journal_write_seconds_count", { outcome: "ok" })).toBeGreaterThan(0);
+    expect(sample(text, "fawn_journal_batch_events_sum")).toBeGreaterThan(0);
+    expect(sample(text, "fawn_bridge_publish_seconds_count")).toBeGreaterThan(0);
+    // The in-process bridge's ids carry no time: no lag samples, the series is still there.
+    expect(text).toContain("fawn_bridge_delivery_lag_seconds_count 0");
+    expect(text).toMatch(/^fawn_sandboxes_active \d+$/m);
+    expect(text).toMatch(/^fawn_sandboxes_warm \d+$/m);
+  }, 60_000);
+});
+
 describe("GET /health/live and /health/ready", () => {
   it("is live and ready, then not ready (503 with a code) once the server drains", async () => {
     expect((await fetch(`${served.url}/health/live`)).status).toBe(200);

@@ -5,6 +5,7 @@ import type {
   StreamSubscriberGauge,
 } from "../../ports/run-metrics.js";
 import type { ModelTokenUsage, RunStatus } from "../../ports/run-types.js";
+import type { BridgeMeter, JournalMeter } from "./store-instruments.js";
 
 /** What the gauges read at scrape time: the run manager's local records. */
 export interface RunCensus {
@@ -14,6 +15,13 @@ export interface RunCensus {
   pending(): number;
 }
 
+/** What the sandbox gauges read at scrape time: the provider's registry (absent: zeros). */
+export interface SandboxCensus {
+  active(): number;
+  warm(): number;
+}
+
+const BATCH_SIZE_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Bounds the admitted-at table if a hook is ever missed (a run that never starts or ends). */
 const MAX_TRACKED_RUNS = 10_000;
@@ -22,8 +30,13 @@ const MAX_TRACKED_RUNS = 10_000;
  * Fawn's Prometheus metrics in a registry of its own (never prom-client's global one, so two
  * apps in one process, or tests, do not clash). Labels are kinds, never run, thread or user ids.
  */
-export class FawnMetrics implements RunObserver, MetricsExposition {
+export class FawnMetrics implements RunObserver, MetricsExposition, JournalMeter, BridgeMeter {
   readonly registry = new Registry();
+  private sandboxes: SandboxCensus | null = null;
+  private readonly journalWrite: Histogram<"outcome">;
+  private readonly journalBatchSize: Histogram;
+  private readonly publishLatency: Histogram;
+  private readonly deliveryLag: Histogram;
   readonly streamSubscribers: StreamSubscriberGauge;
   private readonly admittedAt = new Map<string, number>();
   private readonly runsStarted: Counter<"graph">;
@@ -88,6 +101,48 @@ export class FawnMetrics implements RunObserver, MetricsExposition {
       labelNames: ["model", "kind"],
       registers,
     });
+    this.journalWrite = new Histogram({
+      name: "fawn_journal_write_seconds",
+      help: "Time of one journal batch write to the event store, by outcome (ok, failed).",
+      labelNames: ["outcome"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.journalBatchSize = new Histogram({
+      name: "fawn_journal_batch_events",
+      help: "Events in one journal batch write.",
+      buckets: BATCH_SIZE_BUCKETS,
+      registers,
+    });
+    this.publishLatency = new Histogram({
+      name: "fawn_bridge_publish_seconds",
+      help: "Time to publish one event to the stream bridge.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.deliveryLag = new Histogram({
+      name: "fawn_bridge_delivery_lag_seconds",
+      help: "Age of an event when this process hands it to a subscriber (Redis bridge; resumes replay older ones).",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    const pool = (): SandboxCensus | null => this.sandboxes;
+    const sandboxGauge = (name: string, help: string, read: (c: SandboxCensus) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const census = pool();
+          this.set(census ? read(census) : 0);
+        },
+      });
+    sandboxGauge("fawn_sandboxes_active", "Sandboxes in use by threads on this process.", (c) =>
+      c.active(),
+    );
+    sandboxGauge("fawn_sandboxes_warm", "Idle sandboxes kept warm for their thread.", (c) =>
+      c.warm(),
+    );
     this.recovered = new Counter({
       name: "fawn_runs_recovered_total",
       help: "Runs recovered after their owner died: orphaned (taken over) or unsealed.",
@@ -135,5 +190,23 @@ export class FawnMetrics implements RunObserver, MetricsExposition {
 
   runsRecovered(kind: "orphaned" | "unsealed", count: number): void {
     this.recovered.inc({ kind }, count);
+  }
+
+  /** Read the sandbox provider's pool at each scrape. */
+  watchSandboxes(census: SandboxCensus): void {
+    this.sandboxes = census;
+  }
+
+  journalBatch(events: number, seconds: number, ok: boolean): void {
+    this.journalWrite.observe({ outcome: ok ? "ok" : "failed" }, seconds);
+    this.journalBatchSize.observe(events);
+  }
+
+  bridgePublish(seconds: number): void {
+    this.publishLatency.observe(seconds);
+  }
+
+  bridgeDelivery(lagSeconds: number): void {
+    this.deliveryLag.observe(lagSeconds);
   }
 }

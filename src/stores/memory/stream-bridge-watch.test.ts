@@ -54,8 +54,32 @@ describe("MemoryStreamBridge.watch (push subscription)", () => {
     watch.close();
   });
 
+  it("keeps what a paused watcher has not read, beyond the window, up to the lag bound", async () => {
+    const bridge = new MemoryStreamBridge({ queueMaxSize: 2, subscriberLagMax: 3 });
+    const slow: WatchItem[] = [];
+    const watch = bridge.watch("r", { heartbeatMs: QUIET }, (item) => slow.push(item));
+    for (const data of ["a", "b", "c", "d", "e"]) await bridge.publish("r", "values", data);
+    // Five events, a window of two: the paused watcher still gets all of them, in order.
+    watch.resume();
+    expect(kinds(slow)).toEqual(["a", "b", "c", "d", "e"]);
+    watch.close();
+    // With nobody behind, the window shrinks back to two on the next publish.
+    await bridge.publish("r", "values", "f");
+    await bridge.publishEnd("r");
+    const late: WatchItem[] = [];
+    bridge.watch("r", { heartbeatMs: QUIET }, (item) => late.push(item)).resume();
+    expect(kinds(late)).toEqual(["e", "f", "end"]);
+
+    // Six behind a window of two with a bound of three: the watcher fell too far, a gap.
+    const far: WatchItem[] = [];
+    const farWatch = bridge.watch("s", { heartbeatMs: QUIET }, (item) => far.push(item));
+    for (const data of ["1", "2", "3", "4", "5", "6"]) await bridge.publish("s", "values", data);
+    farWatch.resume();
+    expect(kinds(far)).toEqual(["gap"]);
+  });
+
   it("reports a gap when the window moved past a paused watcher, and a drop on cleanup", async () => {
-    const bridge = new MemoryStreamBridge({ queueMaxSize: 2 });
+    const bridge = new MemoryStreamBridge({ queueMaxSize: 2, subscriberLagMax: 0 });
     const items: WatchItem[] = [];
     const watch = bridge.watch("r", { heartbeatMs: QUIET }, (item) => items.push(item));
     for (const data of ["a", "b", "c"]) await bridge.publish("r", "values", data);

@@ -15,6 +15,12 @@ import { type FencedWrite, ownershipLost } from "../../ports/write-fence.js";
 export interface MemoryStreamBridgeOptions {
   /** Events retained per run; older ones are evicted and a cursor into them gets a gap. */
   queueMaxSize?: number;
+  /**
+   * How many events beyond the window a live subscriber that reads slower than the run writes
+   * (a busy client, a backpressured socket) may hold back from eviction, so it falls behind
+   * without losing anything; one further behind gets a gap. Default 8192.
+   */
+  subscriberLagMax?: number;
   clock?: Clock;
 }
 
@@ -39,6 +45,7 @@ interface RunStream {
 }
 
 const DEFAULT_QUEUE_MAX_SIZE = 256;
+const DEFAULT_SUBSCRIBER_LAG_MAX = 8192;
 const DEFAULT_HEARTBEAT_MS = 15_000;
 const EVENT_ID = /^(\d+)-(\d+)$/;
 
@@ -50,6 +57,7 @@ const EVENT_ID = /^(\d+)-(\d+)$/;
 export class MemoryStreamBridge implements StreamBridge {
   readonly supportsCrossProcess = false;
   private readonly queueMaxSize: number;
+  private readonly subscriberLagMax: number;
   private readonly clock: Clock;
   private readonly streams = new Map<string, RunStream>();
   private readonly pendingCleanups = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
@@ -60,6 +68,7 @@ export class MemoryStreamBridge implements StreamBridge {
       throw new ConfigError(`Stream bridge queueMaxSize must be a positive integer, got ${size}.`);
     }
     this.queueMaxSize = size;
+    this.subscriberLagMax = Math.max(0, options.subscriberLagMax ?? DEFAULT_SUBSCRIBER_LAG_MAX);
     this.clock = options.clock ?? systemClock;
   }
 
@@ -82,8 +91,14 @@ export class MemoryStreamBridge implements StreamBridge {
     stream.events.push({ id, event, data });
     const overflow = stream.events.length - this.queueMaxSize;
     if (overflow > 0) {
-      stream.events.splice(0, overflow);
-      stream.startOffset += overflow;
+      // Events a live subscriber has not read yet stay, up to the lag bound.
+      const forced = overflow - this.subscriberLagMax;
+      const readByAll = slowestCursor(stream) - stream.startOffset;
+      const evicted = Math.max(forced, Math.min(overflow, readByAll));
+      if (evicted > 0) {
+        stream.events.splice(0, evicted);
+        stream.startOffset += evicted;
+      }
     }
     wake(stream);
     return id;
@@ -286,6 +301,13 @@ function gapFor(stream: RunStream, requestedEventId: string | null): StreamGap {
   };
 }
 
+/** The offset of the next event the slowest live subscriber will read (Infinity without any). */
+function slowestCursor(stream: RunStream): number {
+  let slowest = Number.POSITIVE_INFINITY;
+  for (const watcher of stream.watchers) slowest = Math.min(slowest, watcher.position);
+  return slowest;
+}
+
 function wake(stream: RunStream): void {
   for (const watcher of stream.watchers) watcher.deliver();
 }
@@ -318,6 +340,11 @@ class Watcher implements StreamWatch {
     stream.watchers.add(this);
     if (signal?.aborted) this.close();
     else signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** The absolute offset of the next event this subscriber reads. */
+  get position(): number {
+    return this.next;
   }
 
   resume(): void {
