@@ -20,6 +20,7 @@ import { authMiddleware } from "./auth/auth-middleware.js";
 import { type AuthProvider, createAuthProvider } from "./auth/auth-provider.js";
 import { branchRoutes } from "./branches/branch-routes.js";
 import { ThreadBranches } from "./branches/thread-branches.js";
+import { consoleRoutes } from "./console/console-routes.js";
 import { cronRoutes } from "./crons/cron-routes.js";
 import { CronService } from "./crons/cron-service.js";
 import type { GatewayDeps } from "./gateway-deps.js";
@@ -255,6 +256,7 @@ function apiRoutes(
   api.route("/", mcpRoutes(s, auth));
   if (s.crons) api.route("/", cronRoutes(s.crons));
   api.route("/", referenceFrontendRoutes(s));
+  api.route("/", consoleRoutes(s));
   // After every host route, so host handlers win; behind the same auth.
   if (plugins) api.route("/", pluginRoutes(plugins));
   return api;
