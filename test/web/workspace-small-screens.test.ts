@@ -174,6 +174,24 @@ describe.skipIf(!hasChromium)(
       await page.context().close();
     });
 
+    it("a model picked in a chat stays that chat's; a new chat starts on the default", async () => {
+      const page = await openPage("/", 1440);
+      const model = page.getByLabel("Model");
+      await model.locator("option", { hasText: "scripted" }).waitFor({ state: "attached" });
+      await model.selectOption("scripted");
+      await send(page, "hello there");
+      await page.getByText("Hi there, how can I help?").waitFor();
+      const chat = page.url();
+      // In the existing chat: its own pick, the default for new chats stays.
+      await model.selectOption("demo");
+      await page.goto(new URL("/", chat).href);
+      await expect.poll(() => page.getByLabel("Model").inputValue()).toBe("scripted");
+      await page.goto(chat);
+      await page.getByText("Hi there, how can I help?").waitFor();
+      await expect.poll(() => page.getByLabel("Model").inputValue()).toBe("demo");
+      await page.context().close();
+    });
+
     it("names an untitled chat by its first message; Enter during the run says why nothing was sent", async () => {
       const page = await openPage("/", 1440);
       await page.getByLabel("Model").selectOption("scripted");
