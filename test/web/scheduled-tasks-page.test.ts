@@ -261,6 +261,8 @@ describe.skipIf(!hasChromium)("the Scheduled tasks page", { timeout: 120_000 }, 
       .getByText("Here is your digest: all quiet.")
       .first()
       .waitFor();
+    // The chat the task made is in the sidebar without a reload.
+    await page.locator(`[data-thread-id="${threadId}"]`).waitFor();
     await page.context().close();
   });
 

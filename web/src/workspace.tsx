@@ -140,6 +140,14 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
       },
     },
   });
+  // A chat another page made (a team member's, a scheduled task's) may not be listed yet.
+  const openThread = useCallback(
+    (threadId: string) => {
+      threads.refresh();
+      navigate(threadId);
+    },
+    [threads.refresh, navigate],
+  );
   const openTeam = useCallback((teamId: string | null) => go({ page: "teams", teamId }), [go]);
 
   const onThreadCreated = useCallback(
@@ -265,10 +273,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
             onThreadCreated={onThreadCreated}
             onRunFinished={threads.refresh}
             onNewChat={() => navigate(null)}
-            onOpenThread={(threadId) => {
-              threads.refresh();
-              navigate(threadId);
-            }}
+            onOpenThread={openThread}
           />
         ) : route.page === "teams" ? (
           teamsAvailable === false ? (
@@ -276,11 +281,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
               <p className="notice teams-body">{teamsText("notRunning")}</p>
             </section>
           ) : (
-            <TeamsPage
-              teamId={route.teamId}
-              onOpenTeam={openTeam}
-              onOpenThread={(threadId) => navigate(threadId)}
-            />
+            <TeamsPage teamId={route.teamId} onOpenTeam={openTeam} onOpenThread={openThread} />
           )
         ) : route.page === "settings" ? (
           <SettingsPage
@@ -289,9 +290,9 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
             onSection={(section) => go({ page: "settings", section })}
           />
         ) : route.page === "agents" ? (
-          <AgentsPage onOpenThread={(threadId) => navigate(threadId)} />
+          <AgentsPage onOpenThread={openThread} />
         ) : (
-          <ScheduledTasksPage onOpenThread={(threadId) => navigate(threadId)} />
+          <ScheduledTasksPage onOpenThread={openThread} />
         )}
       </Suspense>
       {dialog === "palette" && <CommandPalette commands={commands} onClose={closeDialog} />}
