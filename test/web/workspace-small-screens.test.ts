@@ -163,6 +163,7 @@ describe.skipIf(!hasChromium)(
       const page = await openPage("/", 1440);
       await page.getByLabel("Model").selectOption("scripted");
       await page.getByRole("checkbox", { name: "Plan" }).check();
+      await page.getByRole("checkbox", { name: "Sub-agents" }).check();
       await page.reload();
       await page
         .getByLabel("Model")
@@ -170,7 +171,22 @@ describe.skipIf(!hasChromium)(
         .waitFor({ state: "attached" });
       await expect.poll(() => page.getByLabel("Model").inputValue()).toBe("scripted");
       expect(await page.getByRole("checkbox", { name: "Plan" }).isChecked()).toBe(true);
+      expect(await page.getByRole("checkbox", { name: "Sub-agents" }).isChecked()).toBe(true);
       await page.screenshot({ path: join(shots, "workspace-empty-1440.png") });
+      // The run carries both choices.
+      await send(page, "hello there");
+      await page.waitForURL(/\/chats\//);
+      const threadId = page.url().split("/").at(-1) ?? "";
+      const runsOf = async () =>
+        (await (await fetch(`${server.url}/api/threads/${threadId}/runs`)).json()) as {
+          kwargs: { config?: { configurable?: Record<string, unknown> } };
+        }[];
+      await expect.poll(async () => (await runsOf()).length).toBe(1);
+      expect((await runsOf())[0]?.kwargs.config?.configurable).toMatchObject({
+        model_name: "scripted",
+        is_plan_mode: true,
+        subagent_enabled: true,
+      });
       await page.context().close();
     });
 

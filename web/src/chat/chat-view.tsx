@@ -109,6 +109,12 @@ export function ChatView({
     false,
     (raw) => raw === "true",
   );
+  // Sub-agents: the run may delegate with the `task` tool (shown as sub-agent cards).
+  const [delegate, setDelegate] = useStoredChoice<boolean>(
+    "fawn.subagents",
+    false,
+    (raw) => raw === "true",
+  );
   // Closed by the user; reopened from the header (new files do not force it open again).
   const [artifactsOpen, setArtifactsOpen] = useState(true);
   // The message being sent until the server creates its run (onCreated).
@@ -253,7 +259,7 @@ export function ChatView({
         {
           ...(target && !threadId ? { threadId: target } : {}),
           ...(metadata && !target ? { metadata } : {}),
-          config: withAgentName(runConfig(modelName, planMode), agentName),
+          config: withAgentName(runConfig(modelName, planMode, delegate), agentName),
           streamMode: [...STREAM_MODES],
           optimisticValues: (previous) => {
             const before = Array.isArray(previous.messages) ? previous.messages : [];
@@ -286,7 +292,7 @@ export function ChatView({
         .submit(prepared.input, {
           checkpoint: prepared.checkpoint,
           metadata: prepared.metadata,
-          config: withAgentName(runConfig(model, planMode), agentName),
+          config: withAgentName(runConfig(model, planMode, delegate), agentName),
           streamMode: [...STREAM_MODES],
         })
         .catch((caught: unknown) => setSendError(sayError(caught).text));
@@ -398,6 +404,8 @@ export function ChatView({
           onModelChange={pickModel}
           planMode={planMode}
           onPlanModeChange={setPlanMode}
+          subagents={delegate}
+          onSubagentsChange={setDelegate}
           busy={stream.isLoading}
           onSend={(text, files, upload) =>
             send(text, files, model, upload).catch((caught: unknown) =>

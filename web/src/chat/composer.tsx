@@ -37,6 +37,9 @@ interface Props {
   onModelChange: (name: string) => void;
   planMode: boolean;
   onPlanModeChange: (on: boolean) => void;
+  /** Whether runs may delegate to sub-agents (the `task` tool). */
+  subagents: boolean;
+  onSubagentsChange: (on: boolean) => void;
   busy: boolean;
   /** Uploads `files` (reporting progress through `upload`), then starts the run. */
   onSend: (text: string, files: File[], upload: UploadControl) => Promise<void>;
@@ -57,6 +60,8 @@ export function Composer({
   onModelChange,
   planMode,
   onPlanModeChange,
+  subagents,
+  onSubagentsChange,
   busy,
   onSend,
   onStop,
@@ -251,6 +256,14 @@ export function Composer({
             onChange={(event) => onPlanModeChange(event.target.checked)}
           />
           {t("plan")}
+        </label>
+        <label className="toggle" title={t("subagentsHint")}>
+          <input
+            type="checkbox"
+            checked={subagents}
+            onChange={(event) => onSubagentsChange(event.target.checked)}
+          />
+          {t("subagents")}
         </label>
         <span className="spacer" />
         {/* Distinct keys: React must not turn the clicked Stop button into the submit button

@@ -46,11 +46,12 @@ export function humanMessage(text: string, uploaded: UploadedFile[]) {
 }
 
 /** The run's `configurable`: the picked model and Plan mode. */
-export function runConfig(modelName: string | null, planMode: boolean) {
+export function runConfig(modelName: string | null, planMode: boolean, subagents = false) {
   return {
     configurable: {
       ...(modelName ? { model_name: modelName } : {}),
       ...(planMode ? { is_plan_mode: true } : {}),
+      ...(subagents ? { subagent_enabled: true } : {}),
     },
   };
 }
