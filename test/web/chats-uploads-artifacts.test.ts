@@ -257,6 +257,8 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
 
   /** Drops files on the page as a user dragging them from the desktop would. */
   async function dropFiles(page: Page, files: { name: string; type: string; text: string }[]) {
+    // The drop listeners come with the chat's lazy chunk.
+    await page.locator('textarea[name="message"]').waitFor();
     const transfer = await page.evaluateHandle(`(() => {
       const data = new DataTransfer();
       for (const file of ${JSON.stringify(files)})
@@ -272,6 +274,8 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
 
   /** Pastes binary files (a screenshot) into the message box. */
   async function pasteFiles(page: Page, files: { name: string; type: string; base64: string }[]) {
+    // The chat is a lazy chunk: its message box (and its paste handler) may not be there yet.
+    await page.locator('textarea[name="message"]').waitFor();
     await page.evaluate(`(() => {
       const data = new DataTransfer();
       for (const file of ${JSON.stringify(files)}) {
