@@ -43,7 +43,7 @@ export function windowStart(now: Date, days: number, offsetMinutes: number): Dat
 
 /**
  * Token usage of `runs` by local day (every day of the window present, zero-filled) and by model,
- * with costs when `prices` has any. Runs outside the window are ignored.
+ * with costs when some model has prices. Runs outside the window are ignored.
  */
 export function summarizeUsage(
   runs: readonly RunRow[],
