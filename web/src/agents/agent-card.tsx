@@ -44,14 +44,14 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
       : null,
   ].filter((part) => part !== null);
   return (
-    <li className="agent-card" aria-labelledby={titleId} data-agent={agent.name}>
-      <h2 id={titleId} className="agent-name">
+    <li className="record-card" aria-labelledby={titleId} data-agent={agent.name}>
+      <h2 id={titleId} className="record-title">
         {agent.name}
       </h2>
-      <p className={agent.description ? "agent-description" : "agent-description muted"}>
+      <p className={agent.description ? "record-description" : "record-description muted"}>
         {agent.description || t("noDescription")}
       </p>
-      <dl className="agent-facts">
+      <dl className="record-facts">
         <dt>{t("modelLabel")}</dt>
         <dd>{agent.model ?? t("modelDefault")}</dd>
         <dt>{t("toolsLabel")}</dt>
@@ -67,13 +67,13 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
       </dl>
       {confirming ? (
         <fieldset
-          className="agent-confirm"
+          className="record-confirm"
           onKeyDown={(event) => {
             if (event.key === "Escape") setConfirming(false);
           }}
         >
           <legend>{t("confirmDelete", { name: agent.name })}</legend>
-          <div className="agent-actions">
+          <div className="record-actions">
             <button
               type="button"
               className="danger"
@@ -91,7 +91,7 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
           </div>
         </fieldset>
       ) : (
-        <div className="agent-actions">
+        <div className="record-actions">
           <button type="button" className="primary" onClick={onChat}>
             {t("chat")}
           </button>

@@ -135,7 +135,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
 
   return (
     <form
-      className="agent-form"
+      className="record-form"
       noValidate
       aria-labelledby={titleId}
       onSubmit={(e) => void submit(e)}
@@ -244,7 +244,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
           {problem}
         </p>
       )}
-      <div className="agent-actions">
+      <div className="record-actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? t("saving") : creating ? t("create") : t("save")}
         </button>

@@ -15,6 +15,7 @@ import {
   updateAgent,
 } from "./agents-api.js";
 import { openChatWithAgent } from "./open-agent-chat.js";
+import "../pages/record-page.css";
 import "./agents.css";
 
 interface Props {
@@ -86,7 +87,7 @@ export function AgentsPage(_props: Props): ReactNode {
   };
 
   return (
-    <section className="page agents-page" aria-labelledby="agents-title">
+    <section className="page record-page agents-page" aria-labelledby="agents-title">
       <header className="page-header">
         <h1 id="agents-title">{t("title")}</h1>
         {listing.state === "ready" && editing.mode === "none" && (
@@ -136,7 +137,7 @@ export function AgentsPage(_props: Props): ReactNode {
           (listing.agents.length === 0 ? (
             editing.mode === "none" && <p className="muted">{t("empty")}</p>
           ) : (
-            <ul className="agent-list">
+            <ul className="record-list">
               {listing.agents.map((agent) => (
                 <AgentCard
                   key={agent.name}

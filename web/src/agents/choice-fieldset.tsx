@@ -35,7 +35,7 @@ export function ChoiceFieldset(props: Props): ReactNode {
         {props.pickLabel}
       </label>
       {!all && (
-        <div className="agent-choices">
+        <div className="record-choices">
           {options.length === 0 && props.emptyNote && (
             <p className="field-note">{props.emptyNote}</p>
           )}

@@ -16,6 +16,7 @@ import {
   titleOf,
   updateTask,
 } from "./tasks-api.js";
+import "../pages/record-page.css";
 import "./scheduled-tasks.css";
 
 interface Props {
@@ -90,7 +91,10 @@ export function ScheduledTasksPage({ onOpenThread }: Props): ReactNode {
   };
 
   return (
-    <section className="page scheduled-tasks-page" aria-labelledby="scheduled-tasks-title">
+    <section
+      className="page record-page scheduled-tasks-page"
+      aria-labelledby="scheduled-tasks-title"
+    >
       <header className="page-header">
         <h1 id="scheduled-tasks-title">{t("title")}</h1>
         {listing.state === "ready" && (
@@ -143,7 +147,7 @@ export function ScheduledTasksPage({ onOpenThread }: Props): ReactNode {
           (listing.crons.length === 0 ? (
             editing.mode === "none" && <p className="muted">{t("empty")}</p>
           ) : (
-            <ul className="task-list">
+            <ul className="record-list">
               {listing.crons.map((cron) => (
                 <TaskCard
                   key={cron.cron_id}

@@ -92,17 +92,17 @@ export function TaskCard(props: Props): ReactNode {
   const statusKey = lastRun ? RUN_STATUS[lastRun.status] : undefined;
 
   return (
-    <li className="task-card" aria-labelledby={titleId} data-cron-id={cron.cron_id}>
+    <li className="record-card" aria-labelledby={titleId} data-cron-id={cron.cron_id}>
       <div className="task-head">
-        <h2 id={titleId} className="task-title">
+        <h2 id={titleId} className="record-title">
           {title}
         </h2>
         <span className={cron.enabled ? "badge task-on" : "badge task-off"}>
           {cron.enabled ? t("statusEnabled") : t("statusPaused")}
         </span>
       </div>
-      {prompt !== title && <p className="task-prompt">{prompt}</p>}
-      <dl className="task-facts">
+      {prompt !== title && <p className="record-description task-prompt">{prompt}</p>}
+      <dl className="record-facts">
         <dt>{t("scheduleLabel")}</dt>
         <dd>
           {scheduleInWords(cron.schedule, t, locale)} <code>{cron.schedule}</code>
@@ -127,13 +127,13 @@ export function TaskCard(props: Props): ReactNode {
       </dl>
       {confirming ? (
         <fieldset
-          className="task-confirm"
+          className="record-confirm"
           onKeyDown={(event) => {
             if (event.key === "Escape") setConfirming(false);
           }}
         >
           <legend>{t("confirmDelete", { title })}</legend>
-          <div className="task-actions">
+          <div className="record-actions">
             <button type="button" className="danger" disabled={busy} onClick={() => act(onDelete)}>
               {t("confirmDeleteYes")}
             </button>
@@ -143,7 +143,7 @@ export function TaskCard(props: Props): ReactNode {
           </div>
         </fieldset>
       ) : (
-        <div className="task-actions">
+        <div className="record-actions">
           {cron.thread_id !== null && (
             <button
               type="button"

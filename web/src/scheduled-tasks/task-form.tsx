@@ -101,7 +101,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
   const titleId = `${id}-title`;
   return (
     <form
-      className="task-form"
+      className="record-form"
       noValidate
       aria-labelledby={titleId}
       onSubmit={(e) => void submit(e)}
@@ -270,7 +270,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
           {problem}
         </p>
       )}
-      <div className="task-actions">
+      <div className="record-actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? t("saving") : cron ? t("save") : t("create")}
         </button>
