@@ -98,7 +98,7 @@ export function infoRoute(s: GatewayServices, authMode: string): Hono<GatewayEnv
       flags: {
         assistants: true,
         crons: s.crons !== undefined,
-        langsmith: false,
+        langsmith: s.config.tracing.langsmith.enabled,
         thread_ttl: false,
       },
     }),
