@@ -41,7 +41,10 @@ describe.skipIf(!hasChromium)("axe on every page of the workspace", { timeout: 3
     const page = await openPage(server, "/", 1440, "en", { report: false });
     await page.getByLabel("Message").fill("Write me a short report");
     await page.getByLabel("Message").press("Enter");
-    await page.getByRole("complementary", { name: "Artifacts" }).getByText("report.md").waitFor();
+    await page
+      .getByRole("complementary", { name: "Artifacts" })
+      .getByRole("button", { name: "report.md" })
+      .waitFor();
     await page.locator(".message.assistant").getByText("Highlights").first().waitFor();
     await page.getByRole("button", { name: "Send" }).waitFor();
     reportPath = new URL(page.url()).pathname;
