@@ -31,7 +31,7 @@ function sourceOf(bridge: MemoryStreamBridge): RunStreamSource {
 function open(
   bridge: MemoryStreamBridge,
   outgoing?: FakeResponse,
-  options: { lastEventId?: string; source?: RunStreamSource } = {},
+  options: { lastEventId?: string; source?: RunStreamSource; holdFromStart?: boolean } = {},
 ) {
   return runEventStream({
     source: options.source ?? sourceOf(bridge),
@@ -42,6 +42,7 @@ function open(
     modes: null,
     logger: createLogger({ level: "silent" }),
     outgoing: outgoing as unknown as ServerResponse | undefined,
+    holdFromStart: options.holdFromStart,
   });
 }
 
@@ -199,5 +200,26 @@ describe("run event stream on a bridge whose reads are asynchronous", () => {
     const text = await readBody(open(bridge, undefined, { source: broken }));
     expect(eventNames(text)).toEqual(["error"]);
     expect(text).toContain('"error":"StreamError"');
+  });
+});
+
+describe("run event stream of a run the request created", () => {
+  it("keeps every event from the first for a response read late, past the bridge's window", async () => {
+    // A busy server: the response is read long after the run was created, and its run row is
+    // slow to answer; the run publishes far more than the window (2 events) meanwhile.
+    const bridge = new MemoryStreamBridge({ queueMaxSize: 2 });
+    const slow: RunStreamSource = {
+      bridge,
+      isRunFinished: () => new Promise((resolve) => setTimeout(() => resolve(true), 50)),
+    };
+    const response = new FakeResponse();
+    const body = open(bridge, response, { source: slow, holdFromStart: true });
+    for (let i = 0; i < 20; i++) await bridge.publish("r1", "custom", { i });
+    await bridge.publishEnd("r1");
+    const reader = body.getReader();
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
+    const text = response.writes.join("");
+    expect(framesIn(text)).toBe(20);
+    expect(text).toContain('{"i":0}');
   });
 });

@@ -46,6 +46,8 @@ export async function handleRunCreation(
       lastEventId,
       modes: null,
       cancelOnDisconnect: record.onDisconnect === "cancel",
+      // A replayed creation streams an earlier run, perhaps long finished: read it as a join.
+      createdHere: !record.idempotencyReused,
     });
   }
   const { Location: _streamPath, ...contentLocation } = runLocationHeaders(threadId, runId);

@@ -19,6 +19,11 @@ export interface RunEventStreamOptions extends RunStreamOptions {
   outgoing?: ServerResponse | undefined;
   /** Counts this stream while it is open (metrics). */
   subscribers?: StreamSubscriberGauge | undefined;
+  /**
+   * Subscribe before the body is read (a run the request just created): every event from its
+   * first reaches this response, however late the server starts writing it.
+   */
+  holdFromStart?: boolean | undefined;
 }
 
 /**
@@ -29,13 +34,14 @@ export interface RunEventStreamOptions extends RunStreamOptions {
 export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Array> {
   let finished = false;
   let started = false;
-  let writer: RunStreamWriter | null = null;
+  const writer = new RunStreamWriter(o);
+  if (o.holdFromStart) writer.hold();
   /** Set by the first pull unless frames go straight to Node's response. */
   let controllerSink: ControllerSink | null = null;
 
   const stop = (): void => {
     finished = true;
-    writer?.stop();
+    writer.stop();
     controllerSink?.release();
   };
 
@@ -43,11 +49,10 @@ export function runEventStream(o: RunEventStreamOptions): ReadableStream<Uint8Ar
     controller: ReadableStreamDefaultController<Uint8Array>,
     sink: ChunkSink,
   ): Promise<void> => {
-    writer = new RunStreamWriter(o, sink);
     o.subscribers?.opened();
     let outcome: Awaited<ReturnType<RunStreamWriter["run"]>>;
     try {
-      outcome = await writer.run();
+      outcome = await writer.run(sink);
     } finally {
       o.subscribers?.closed();
     }

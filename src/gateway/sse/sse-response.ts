@@ -26,6 +26,8 @@ export interface RunStreamRequest {
   modes: readonly string[] | null;
   /** Cancel the run (interrupt) when the client disconnects before `end`. */
   cancelOnDisconnect: boolean;
+  /** The request created the run: subscribe at once, before the response is written. */
+  createdHere?: boolean;
 }
 
 /** An SSE response streaming one run's events (replay after `lastEventId`, then live). */
@@ -44,6 +46,7 @@ export function runStreamResponse(
     modes: r.modes,
     hooks: services.hooks,
     subscribers: services.subscribers,
+    holdFromStart: r.createdHere === true,
     destroyConnection: () => c.env.outgoing?.destroy(),
     outgoing: c.env.outgoing,
     logger,

@@ -71,15 +71,26 @@ export class RunStreamWriter {
   private settle: (outcome: StreamOutcome) => void = () => undefined;
   private readonly flushAtTurnEnd = (): void => this.flush();
 
-  constructor(
-    private readonly o: RunStreamOptions,
-    private readonly sink: ChunkSink,
-  ) {
+  /** Where frames go: set by `run` (the response's first read decides which sink). */
+  private sink: ChunkSink | null = null;
+
+  constructor(private readonly o: RunStreamOptions) {
     this.frames = new RunFrames(o);
   }
 
-  /** Writes the frames until the last one, a test cut, a failure, or `stop`. */
-  run(): Promise<StreamOutcome> {
+  /**
+   * Subscribe now, paused, before the response is read: for a run this request has just created,
+   * so the bridge keeps every event from its first for this response, however long the server
+   * takes to start writing it. Without a hold the subscription starts at the first read.
+   */
+  hold(): void {
+    if (this.watch || this.ended) return;
+    this.watch = this.openWatch();
+  }
+
+  /** Writes the frames to `sink` until the last one, a test cut, a failure, or `stop`. */
+  run(sink: ChunkSink): Promise<StreamOutcome> {
+    this.sink = sink;
     const done = new Promise<StreamOutcome>((resolve) => {
       this.settle = resolve;
     });
@@ -93,6 +104,11 @@ export class RunStreamWriter {
   }
 
   private async begin(): Promise<void> {
+    // Held since the run was created: the window is pinned, and what it holds is this run's.
+    if (this.watch) {
+      if (!this.full) this.watch.resume();
+      return;
+    }
     const { source, runId } = this.o;
     // A finished run whose live buffer was already reaped: there is nothing left to replay.
     if (!(await source.bridge.streamExists(runId)) && (await source.isRunFinished(runId))) {
@@ -100,8 +116,14 @@ export class RunStreamWriter {
       return;
     }
     if (this.ended) return;
-    this.watch = source.bridge.watch(
-      runId,
+    this.watch = this.openWatch();
+    if (!this.full) this.watch.resume();
+  }
+
+  /** The bridge subscription (paused until resumed). */
+  private openWatch(): StreamWatch {
+    return this.o.source.bridge.watch(
+      this.o.runId,
       {
         lastEventId: this.o.lastEventId,
         heartbeatMs: this.o.heartbeatMs,
@@ -109,7 +131,6 @@ export class RunStreamWriter {
       },
       (item) => this.onItem(item),
     );
-    if (!this.full) this.watch.resume();
   }
 
   private onItem(item: WatchItem): void {
@@ -186,6 +207,7 @@ export class RunStreamWriter {
     const text = this.pending.join("");
     this.pending = [];
     this.o.hooks?.onWrite?.({ runId: this.o.runId, text });
+    if (this.sink === null) return;
     const full = this.sink.write(text);
     if (!full) return;
     // The receiver is full: frames stay in the bridge until it drains.
