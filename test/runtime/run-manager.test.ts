@@ -1,6 +1,7 @@
 /** RunManager admission, idempotency, cancellation outcomes and lease fencing (no sleeping). */
 import { describe, expect, it } from "vitest";
 import { spawnTask } from "../../src/core/async/task.js";
+import { isUrgent } from "../../src/core/async/urgency.js";
 import { ManualClock } from "../../src/core/clock.js";
 import {
   ConflictError,
@@ -138,6 +139,37 @@ describe("RunManager leases", () => {
     // A fenced worker makes no further durable writes.
     await manager.setStatus(run.runId, "success");
     expect((await store.get(run.runId))?.status).toBe("running");
+  });
+
+  it("renews every lease at once and urgently, ahead of a busy store's background work", async () => {
+    // A store serving one renewal at a time behind queued background work would let the last
+    // runs' leases lapse: each renewal must be in flight together, marked urgent.
+    const store = new MemoryRunStore();
+    const clock = new ManualClock();
+    const manager = leased(store, clock);
+    const runs = [];
+    for (let i = 0; i < 5; i++) {
+      const run = await manager.createOrReject(`t-batch-${i}`);
+      expect(await manager.tryStart(run.runId)).toBe("started");
+      runs.push(run);
+    }
+    const calls: boolean[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const renew = store.renewLease.bind(store);
+    store.renewLease = async (...args: Parameters<typeof store.renewLease>) => {
+      calls.push(isUrgent());
+      // Held until all five are waiting: a serial pass would never get past the first.
+      if (calls.length === runs.length) release();
+      await gate;
+      return renew(...args);
+    };
+    clock.advance(10_000);
+    await manager.heartbeat.renewLeases();
+    expect(calls).toEqual([true, true, true, true, true]);
+    for (const run of runs) expect(run.ownershipLost).toBe(false);
   });
 
   it("a peer takes over an expired run; the old owner is fenced on its next write", async () => {

@@ -1,7 +1,9 @@
+import { runUrgent } from "../../core/async/urgency.js";
 import { addSeconds } from "../../core/clock.js";
 import { describeError } from "../../core/errors.js";
 import type { CancelAction } from "../../ports/run-types.js";
 import type { RunManager } from "../run-manager.js";
+import type { RunRecord } from "../run-record.js";
 
 export interface OwnershipConfig {
   /** How long a renewed lease is valid (≥ 5 s). */
@@ -70,49 +72,67 @@ export class LeaseHeartbeat {
     clearTimeout(timer);
   }
 
-  /** One renewal pass over every live local run this worker owns. Public so tests drive it. */
+  /**
+   * One renewal pass over every live local run this worker owns. Public so tests drive it.
+   * Renewals go out together and urgently: a lease renewed late is a run lost, so on a store busy
+   * with background writes (one SQLite connection under hundreds of streaming runs) they must
+   * not wait behind checkpoints and journal batches, nor behind each other.
+   */
   async renewLeases(): Promise<void> {
     const { manager } = this;
-    const store = manager.store;
     const cancels: Array<{ runId: string; action: CancelAction }> = [];
+    const renewals: Promise<void>[] = [];
     for (const record of manager.localRecords()) {
       if (!record.isActive() || record.ownershipLost || record.storeOnly) continue;
       if (record.ownerWorkerId !== manager.workerId) continue;
       if (record.task?.isDone()) continue;
-      const now = manager.clock.now();
-      const confirmed = record.leaseExpiresAt
-        ? new Date(record.leaseExpiresAt).getTime()
-        : Number.NaN;
-      if (Number.isNaN(confirmed) || confirmed < now.getTime()) {
-        manager.markOwnershipLost(record, "lease expired before it could be renewed");
-        continue;
-      }
-      const next = addSeconds(now, manager.ownership.leaseSeconds).toISOString();
-      try {
-        const renewal = await store.renewLease(record.runId, manager.workerId, next);
-        if (!renewal.renewed) {
-          if (record.isActive()) manager.markOwnershipLost(record, "lease renewal was refused");
-          continue;
-        }
-        if (manager.clock.now().getTime() > confirmed) {
-          manager.markOwnershipLost(record, "lease renewed only after it had expired");
-          continue;
-        }
-        record.leaseExpiresAt = next;
-        if (renewal.cancelAction)
-          cancels.push({ runId: record.runId, action: renewal.cancelAction });
-      } catch (error) {
-        if (manager.clock.now().getTime() > confirmed) {
-          manager.markOwnershipLost(record, `lease renewal failed: ${describeError(error)}`);
-        }
-      }
+      renewals.push(
+        this.renewOne(record).then((action) => {
+          if (action) cancels.push({ runId: record.runId, action });
+        }),
+      );
     }
+    await Promise.all(renewals);
     for (const { runId, action } of cancels) {
       const record = manager.getLocal(runId);
       if (!record || record.aborted) continue;
       record.abortAction = action;
       record.raiseAbort(`cancel requested: ${action}`);
       record.task?.cancel(`Run ${runId} cancelled (${action})`);
+    }
+  }
+
+  /** Renews one run's lease; answers the durable cancel request the renewal read, if any. */
+  private async renewOne(record: RunRecord): Promise<CancelAction | null> {
+    const { manager } = this;
+    const now = manager.clock.now();
+    const confirmed = record.leaseExpiresAt
+      ? new Date(record.leaseExpiresAt).getTime()
+      : Number.NaN;
+    if (Number.isNaN(confirmed) || confirmed < now.getTime()) {
+      manager.markOwnershipLost(record, "lease expired before it could be renewed");
+      return null;
+    }
+    const next = addSeconds(now, manager.ownership.leaseSeconds).toISOString();
+    try {
+      const renewal = await runUrgent(() =>
+        manager.store.renewLease(record.runId, manager.workerId, next),
+      );
+      if (!renewal.renewed) {
+        if (record.isActive()) manager.markOwnershipLost(record, "lease renewal was refused");
+        return null;
+      }
+      if (manager.clock.now().getTime() > confirmed) {
+        manager.markOwnershipLost(record, "lease renewed only after it had expired");
+        return null;
+      }
+      record.leaseExpiresAt = next;
+      return renewal.cancelAction ?? null;
+    } catch (error) {
+      if (manager.clock.now().getTime() > confirmed) {
+        manager.markOwnershipLost(record, `lease renewal failed: ${describeError(error)}`);
+      }
+      return null;
     }
   }
 }
