@@ -67,8 +67,8 @@ export async function watchOneRun(apiUrl: string, expectedTokens: number): Promi
 
 function readFrame(frame: string, watch: RunWatch): void {
   const eventLine = frame.startsWith("event: ") ? frame.slice(7, frame.indexOf("\n")) : "";
-  if (eventLine === "error") {
-    watch.error = `error event: ${frame.slice(0, 300)}`;
+  if (eventLine === "error" || eventLine === "gap") {
+    watch.error = `${eventLine} event: ${frame.slice(0, 300)}`;
     return;
   }
   // Token chunks only: `values` frames carry the whole history, every stamp again.
