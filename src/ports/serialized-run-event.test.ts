@@ -65,3 +65,47 @@ describe("SerializedRunEvent", () => {
     expect(event.content).toEqual(toJson(content));
   });
 });
+
+describe("SerializedRunEvent across a port", () => {
+  const fields = {
+    thread_id: "t",
+    run_id: "r",
+    event_type: "llm.ai.response",
+    category: "message",
+    metadata: { caller: "lead_agent" },
+    created_at: "2026-01-02T03:04:05.678Z",
+    user_id: "u1",
+  };
+  /** `fromWire` after a structured clone, as the other end of a MessagePort gets it. */
+  const acrossPort = (event: SerializedRunEvent) =>
+    SerializedRunEvent.fromWire(structuredClone(event.toWire()));
+
+  it("hands out the texts written before it crossed, and the same fields", () => {
+    const event = new SerializedRunEvent({
+      ...fields,
+      content: { message: new AIMessage({ content: "hi", id: "m1" }) },
+    });
+    const rebuilt = acrossPort(event);
+    expect(rebuilt.contentText()).toBe(event.contentText());
+    expect(rebuilt.metadataText()).toBe(event.metadataText());
+    expect(rebuilt.content).toEqual(event.content);
+    expect({ ...rebuilt }).toEqual({ ...event });
+  });
+
+  it("keeps a string content a string, with no text", () => {
+    const rebuilt = acrossPort(new SerializedRunEvent({ ...fields, content: "plain words" }));
+    expect(rebuilt.content).toBe("plain words");
+    expect(rebuilt.contentText()).toBeUndefined();
+  });
+
+  it("carries a content or metadata set after construction as the value, without a text", () => {
+    const event = new SerializedRunEvent({ ...fields, content: { n: 1 } });
+    event.content = { n: 2 };
+    event.metadata = { caller: "changed" };
+    const rebuilt = acrossPort(event);
+    expect(rebuilt.content).toEqual({ n: 2 });
+    expect(rebuilt.contentText()).toBeUndefined();
+    expect(rebuilt.metadata).toEqual({ caller: "changed" });
+    expect(rebuilt.metadataText()).toBeUndefined();
+  });
+});

@@ -49,6 +49,37 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(isPlainJson(value, 0) ? value : toJson(value)) ?? "null";
 }
 
+/** The fields a producer builds an event from. */
+export interface SerializedRunEventFields {
+  thread_id: string;
+  run_id: string;
+  event_type: string;
+  category: string;
+  /** Any value: converted as `toJson` would, serialized here, and not kept. */
+  content: unknown;
+  metadata: Record<string, Json>;
+  created_at: string;
+  user_id: string | null;
+}
+
+/** A `SerializedRunEvent` as plain data (`toWire`): what structured clone keeps whole. */
+export interface SerializedRunEventWire {
+  thread_id: string;
+  run_id: string;
+  event_type: string;
+  category: string;
+  created_at: string;
+  user_id: string | null;
+  metadata: Record<string, Json>;
+  /** `metadata`'s JSON text, while it is still the value the text was written for. */
+  metadataText?: string;
+  /** The content's JSON text as written, or the content itself (a string, or a value set later). */
+  content: { text: string } | { value: Json };
+}
+
+/** Key of the constructor argument only `fromWire` can build (the symbol is not exported). */
+const FROM_WIRE = Symbol("SerializedRunEvent.fromWire");
+
 /**
  * A new event whose producer serialized it already — the journal does it as it appends, while
  * the batch before is being written — so a store that keeps JSON text (SQL) uses the text as it
@@ -78,17 +109,30 @@ export class SerializedRunEvent implements NewRunEvent {
   readonly #metadata: Record<string, Json>;
   readonly #metadataText: string;
 
-  constructor(fields: {
-    thread_id: string;
-    run_id: string;
-    event_type: string;
-    category: string;
-    /** Any value: converted as `toJson` would, serialized here, and not kept. */
-    content: unknown;
-    metadata: Record<string, Json>;
-    created_at: string;
-    user_id: string | null;
-  }) {
+  constructor(fields: SerializedRunEventFields | { [FROM_WIRE]: SerializedRunEventWire }) {
+    if (FROM_WIRE in fields) {
+      // Rebuilt on the other side of a port: the texts written there are taken as they are.
+      const wire = fields[FROM_WIRE];
+      this.thread_id = wire.thread_id;
+      this.run_id = wire.run_id;
+      this.event_type = wire.event_type;
+      this.category = wire.category;
+      this.metadata = wire.metadata;
+      this.created_at = wire.created_at;
+      this.user_id = wire.user_id;
+      if ("text" in wire.content) {
+        this.#text = wire.content.text;
+        this.#textIsContent = true;
+      } else {
+        this.#text = "";
+        this.#textIsContent = false;
+        this.#value = wire.content.value;
+      }
+      // Without a text, a private object no caller holds: `metadataText()` answers undefined.
+      this.#metadata = wire.metadataText === undefined ? {} : wire.metadata;
+      this.#metadataText = wire.metadataText ?? "";
+      return;
+    }
     this.thread_id = fields.thread_id;
     this.run_id = fields.run_id;
     this.event_type = fields.event_type;
@@ -127,5 +171,30 @@ export class SerializedRunEvent implements NewRunEvent {
   /** JSON text of `metadata`, when it is still the value serialized at construction. */
   metadataText(): string | undefined {
     return this.metadata === this.#metadata ? this.#metadataText : undefined;
+  }
+
+  /**
+   * This event as structured clone carries it across a `MessagePort`: the fields, and the texts
+   * already written, so the other side (`fromWire`) stores them without serializing again.
+   */
+  toWire(): SerializedRunEventWire {
+    const contentText = this.contentText();
+    const metadataText = this.metadataText();
+    return {
+      thread_id: this.thread_id,
+      run_id: this.run_id,
+      event_type: this.event_type,
+      category: this.category,
+      created_at: this.created_at,
+      user_id: this.user_id,
+      metadata: this.metadata,
+      ...(metadataText === undefined ? {} : { metadataText }),
+      content: contentText === undefined ? { value: this.content } : { text: contentText },
+    };
+  }
+
+  /** The event `toWire` described, handing out the same texts it would have. */
+  static fromWire(wire: SerializedRunEventWire): SerializedRunEvent {
+    return new SerializedRunEvent({ [FROM_WIRE]: wire });
   }
 }

@@ -1,15 +1,24 @@
 /**
  * The graph store contract (LangGraph's BaseStore, plus TTL and scopes) as executable spec, run
  * against every adapter: memory, SQL on SQLite (a temp file) and on PostgreSQL (a database
- * created for this file). Time comes from a ManualClock, so TTL tests never sleep.
+ * created for this file), and memory and SQLite reached as an execution thread reaches its run's
+ * store (over a MessageChannel). Time comes from a ManualClock, so TTL tests never sleep.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MessageChannel } from "node:worker_threads";
+import type { BaseStore, Operation } from "@langchain/langgraph-checkpoint";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/core/clock.js";
-import { type GraphStoreBackend, ScopedGraphStore } from "../../src/ports/graph-store.js";
+import {
+  type GraphStoreBackend,
+  type GraphStoreResult,
+  ScopedGraphStore,
+} from "../../src/ports/graph-store.js";
 import { MemoryGraphStore } from "../../src/stores/memory/graph-store.js";
+import { runSaversOverPort } from "../../src/stores/port/run-savers-over-port.js";
+import { serveRunSavers } from "../../src/stores/port/serve-run-savers.js";
 import { openSqlDatabase, type SqlDatabase } from "../../src/stores/sql/database.js";
 import { SqlGraphStore } from "../../src/stores/sql/graph-store/sql-graph-store.js";
 import { createPostgresTestDatabase } from "../helpers/postgres.js";
@@ -286,6 +295,63 @@ function describeGraphStore(name: string, makeBackend: MakeBackend): void {
 }
 
 describeGraphStore("memory", async (clock) => new MemoryGraphStore({ clock }));
+
+/** Ports opened by `overPorts`, closed after each test. */
+const openPorts: Array<() => void> = [];
+
+/**
+ * `backend`'s scopes as a run in an execution thread sees them: each scope's ScopedGraphStore
+ * served over a MessageChannel, a PortGraphStore on the other end.
+ */
+function overPorts(backend: GraphStoreBackend): GraphStoreBackend {
+  const stores = new Map<string, BaseStore>();
+  const storeFor = (scope: string): BaseStore => {
+    const known = stores.get(scope);
+    if (known) return known;
+    const { port1, port2 } = new MessageChannel();
+    const served = serveRunSavers(port1, { store: new ScopedGraphStore(backend, scope) });
+    const savers = runSaversOverPort(port2);
+    openPorts.push(() => {
+      savers.close();
+      served.close();
+    });
+    stores.set(scope, savers.store);
+    return savers.store;
+  };
+  return {
+    async batchIn(scope, operations) {
+      const results: GraphStoreResult[] = await storeFor(scope).batch<Operation[]>([...operations]);
+      return results;
+    },
+    sweepExpired: () => backend.sweepExpired(),
+    deleteAll: () => backend.deleteAll(),
+    close: () => backend.close(),
+  };
+}
+
+describe("over a MessagePort", () => {
+  afterEach(() => {
+    for (const close of openPorts.splice(0)) close();
+  });
+  describeGraphStore("port over memory", async (clock) =>
+    overPorts(new MemoryGraphStore({ clock })),
+  );
+  describe("on SQLite", () => {
+    let dir = "";
+    let database: SqlDatabase | null = null;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), "fawn-graph-store-port-"));
+      database = await openSqlDatabase(`sqlite:${join(dir, "fawn.db")}`);
+    });
+    afterAll(async () => {
+      await database?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    describeGraphStore("port over sql (sqlite)", async (clock) =>
+      overPorts(await freshSqlStore(database, clock)),
+    );
+  });
+});
 
 describe("on SQLite", () => {
   let dir = "";
