@@ -18,6 +18,7 @@ import type { DocumentStore } from "../ports/document-store.js";
 import type { FawnStores } from "../ports/fawn-stores.js";
 import type { GraphStoreBackend } from "../ports/graph-store.js";
 import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
+import type { RunExecution } from "../ports/run-execution.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
 import { OrphanRecovery } from "../runtime/lifecycle/recovery.js";
 import type { DrainOutcome } from "../runtime/lifecycle/shutdown.js";
@@ -98,6 +99,11 @@ export interface CreateFawnSettings extends PluginSettings {
   completionHooks?: boolean;
   /** Extra OpenTelemetry span processors beside `tracing.otlp_endpoint` (an embedder's exporter). */
   spanProcessors?: TracingHostOptions["spanProcessors"];
+  /**
+   * Execution workers (`runtime.workers`): runs of the graphs they serve stream in their threads.
+   * Closed by `close()` once the runs are done.
+   */
+  execution?: RunExecution;
   /** Extra run context (journal factory, housekeeping, …); it wins over `completionHooks`. */
   runContext?: Partial<RunContext>;
   clock?: Clock;
@@ -237,6 +243,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       // Runs admitted with imported files check them before their agent is built.
       prepareRun: (record, signal) => artifacts.prepareRun(record, signal),
       ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
+      ...(options.execution ? { execution: options.execution } : {}),
       ...options.runContext,
     },
     agentFactory: agentFactoryOf(options, {
@@ -297,6 +304,7 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       recovery.stop();
       runs.close();
       await manager.shutdown({ timeoutMs: config.runtime.shutdown_timeout_seconds * 1000 });
+      await options.execution?.close();
       // Runs are done, so their memory updates are all queued: run them now, bounded.
       await flushMemoryUpdates(config.home, config.memory.shutdown_flush_timeout_seconds * 1000);
       // No tool call is running any more: end the MCP sessions (stdio servers exit).

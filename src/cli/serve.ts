@@ -1,6 +1,7 @@
 import { access } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { createBridge, createFawn } from "../app/create-fawn.js";
+import { startExecutionWorkers } from "../app/execution/start-execution.js";
 import { createFawnGateway } from "../app/fawn-gateway.js";
 import { loadConfig } from "../core/config/load-config.js";
 import { describeError } from "../core/errors.js";
@@ -29,10 +30,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   const port = options.port ?? config.server.port;
   const host = options.host ?? config.server.host;
 
-  const agent = await loadServedAgent(config, logger, {
+  const locations = {
     configDir: source ? dirname(source) : process.cwd(),
     ...(await langgraphJsonOf(options)),
-  });
+  };
+  const agent = await loadServedAgent(config, logger, locations);
+  const execution = await startExecutionWorkers(config, locations, logger);
   const fawn = await createFawn({
     config,
     logger,
@@ -40,6 +43,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     bridge: createBridge(config),
     buildAgent: agent.build,
     completionHooks: true,
+    ...(execution ? { execution } : {}),
     // Relative `plugins[].use` paths are relative to the config file.
     ...(source ? { pluginBaseDir: dirname(source) } : {}),
   });
@@ -56,10 +60,14 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   // A graph's `new Client()` without an `apiUrl` calls this server, as on LangGraph's.
   registerSdkApiUrl(`${server.url}/api`);
+  execution?.announceApiUrl(`${server.url}/api`);
   process.stdout.write(
     `Fawn listening on ${server.url}\n` +
       `  workspace: ${server.url}/\n` +
-      `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${redactUrl(config.database.url)}\n`,
+      `  API: ${server.url}/api  (LangGraph SDK apiUrl)\n  data: ${redactUrl(config.database.url)}\n` +
+      (execution
+        ? `  execution: ${config.runtime.workers} worker thread(s) for served graphs\n`
+        : ""),
   );
 
   let stopping = false;

@@ -88,6 +88,7 @@ export class RunService {
       graphInput: invocation.command
         ? toGraphCommand(invocation.command)
         : (invocation.input ?? null),
+      ...(invocation.command ? { command: invocation.command } : {}),
       config: invocation.config ?? {},
       streamModes: invocation.stream_mode ?? ["values"],
       streamSubgraphs: invocation.stream_subgraphs ?? false,

@@ -12,11 +12,12 @@ interface Message {
   content?: unknown;
 }
 
-describe("runs of served graphs", () => {
+// The same runs on the HTTP thread and in two execution worker threads (`runtime.workers`).
+describe.each([0, 2])("runs of served graphs (runtime.workers: %i)", (workers) => {
   let server: ServedGraphs;
 
   beforeAll(async () => {
-    server = await serveGraphs({ langgraphJson: FIXTURE_LANGGRAPH_JSON });
+    server = await serveGraphs({ langgraphJson: FIXTURE_LANGGRAPH_JSON, workers });
   });
 
   afterAll(async () => {

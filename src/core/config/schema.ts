@@ -255,6 +255,11 @@ export const fawnConfigSchema = z
         shutdown_timeout_seconds: z.number().min(0).default(5),
         /** How often a process looks for runs of dead peers (bounds recovery latency). */
         recovery_interval_seconds: z.number().min(0.1).default(1),
+        /**
+         * Execution worker threads for graphs loaded from `graphs:` / langgraph.json (0: they run
+         * on the HTTP thread). The lead agent always runs on the HTTP thread.
+         */
+        workers: z.number().int().min(0).max(64).default(0),
       })
       .prefault({}),
     server: z

@@ -3,11 +3,14 @@ import type { Logger } from "../../core/logger.js";
 import type { NewRunEvent, RunEventStore } from "../../ports/run-event-store.js";
 import type { WriteFence } from "../../ports/write-fence.js";
 
+/** What a journal writes through: a run event store's batch write (or one served from a port). */
+export type JournalEventStore = Pick<RunEventStore, "putBatch">;
+
 /** Batches out at once: one being written, the next ready behind it (see `startWrite`). */
 const MAX_IN_FLIGHT = 2;
 
 export interface EventBatchWriterOptions {
-  eventStore: RunEventStore;
+  eventStore: JournalEventStore;
   logger: Logger;
   /** Buffered events that trigger a background write. */
   flushThreshold: number;
@@ -26,7 +29,7 @@ export interface EventBatchWriterOptions {
  * written.
  */
 export class EventBatchWriter {
-  private readonly eventStore: RunEventStore;
+  private readonly eventStore: JournalEventStore;
   private readonly logger: Logger;
   private readonly flushThreshold: number;
   private readonly fence: WriteFence | undefined;

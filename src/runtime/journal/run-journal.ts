@@ -4,12 +4,12 @@ import type { ChainValues } from "@langchain/core/utils/types";
 import { describeError } from "../../core/errors.js";
 import { type Json, toJson } from "../../core/json/serialize.js";
 import { type Logger, rootLogger } from "../../core/logger.js";
-import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { RemoteJournalSummary } from "../../ports/run-execution.js";
 import type { RunCompletionData } from "../../ports/run-types.js";
 import { SerializedRunEvent } from "../../ports/serialized-run-event.js";
 import type { WriteFence } from "../../ports/write-fence.js";
 import { categoryOf, middlewareEventType, validateCatalogEvent } from "../event-catalog.js";
-import { EventBatchWriter } from "./event-batch-writer.js";
+import { EventBatchWriter, type JournalEventStore } from "./event-batch-writer.js";
 import { JournalMessages, presentedArtifacts } from "./journal-messages.js";
 import { type CallerTags, callerOf, UsageLedger } from "./usage-ledger.js";
 
@@ -23,7 +23,7 @@ function isoTimestampNow(): string {
 }
 
 export interface RunJournalOptions {
-  eventStore: RunEventStore;
+  eventStore: JournalEventStore;
   threadId: string;
   runId: string;
   userId: string | null;
@@ -72,7 +72,7 @@ export class RunJournal extends BaseCallbackHandler {
   readonly threadId: string;
   readonly runId: string;
   readonly userId: string | null;
-  protected readonly eventStore: RunEventStore;
+  protected readonly eventStore: JournalEventStore;
   protected readonly logger: Logger;
   private readonly writer: EventBatchWriter;
   private accepting = true;
@@ -84,6 +84,8 @@ export class RunJournal extends BaseCallbackHandler {
   private rootOutputs: Readonly<Record<string, unknown>> | null = null;
   readonly usage: UsageLedger;
   readonly messages: JournalMessages;
+  /** What an execution worker's journal recorded for this run, once it ended there. */
+  private remote: RemoteJournalSummary | null = null;
   private readonly artifacts = new Map<string, Set<string>>();
   /** Event types already checked against the catalog (the category is derived from the type). */
   private readonly validatedTypes = new Set<string>();
@@ -114,7 +116,8 @@ export class RunJournal extends BaseCallbackHandler {
 
   /** False once any batch failed or was dropped: the evidence cannot be proven complete. */
   get drainedCleanly(): boolean {
-    return this.writer.clean && this.pendingProducers === 0;
+    const remoteClean = this.remote?.drainedCleanly ?? true;
+    return remoteClean && this.writer.clean && this.pendingProducers === 0;
   }
 
   get acceptingEvidence(): boolean {
@@ -270,7 +273,20 @@ export class RunJournal extends BaseCallbackHandler {
   }
 
   completionData(): RunCompletionData {
+    // The graph's callbacks reached the worker's journal, not this one.
+    if (this.remote) return this.remote.completion;
     return { ...this.usage.totals(), ...this.messages.summary() };
+  }
+
+  /**
+   * Take over what the journal of the run's execution worker recorded (its events are written
+   * already): presented files, usage and message counts, and whether its batches all landed.
+   */
+  adoptRemote(summary: RemoteJournalSummary): void {
+    this.remote = summary;
+    for (const [tool, paths] of Object.entries(summary.delivery.by_tool)) {
+      for (const path of paths) this.recordPresentedArtifact(path, tool);
+    }
   }
 
   // ---- LangChain callbacks ----------------------------------------------------------------

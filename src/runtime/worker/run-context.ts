@@ -2,7 +2,9 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph-checkp
 import type { Logger } from "../../core/logger.js";
 import type { AgentFactory, RunStreamMode } from "../../ports/agent.js";
 import type { RunEventStore } from "../../ports/run-event-store.js";
+import type { RunExecution } from "../../ports/run-execution.js";
 import type { RunTracing } from "../../ports/run-tracing.js";
+import type { GraphCommandJson } from "../../ports/run-types.js";
 import type { ThreadStore } from "../../ports/thread-store.js";
 import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
 import type { RunRecord } from "../run-record.js";
@@ -57,6 +59,11 @@ export interface RunContext {
    */
   outputsDirFor?: ((record: RunRecord) => string | null) | null;
   outputsScanner?: ProducedOutputsScanner;
+  /**
+   * Execution workers (`runtime.workers`): a run whose graph they serve streams in a worker
+   * thread; absent, every run streams on this thread.
+   */
+  execution?: RunExecution | null;
   /** Restores the pre-run checkpoint on rollback (tests wrap it to observe the restore). */
   restoreCheckpoint?: typeof restoreRollbackPoint;
 }
@@ -83,6 +90,8 @@ export interface RunAgentRequest {
   /** The graph the run executes (see `RunInvocation.graph_id`; default `lead_agent`). */
   graphId?: string;
   graphInput: unknown;
+  /** The command `graphInput` was built from, as stored (what crosses to an execution worker). */
+  command?: GraphCommandJson;
   config?: Record<string, unknown>;
   streamModes?: RunStreamMode[];
   streamSubgraphs?: boolean;

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { createFawn, type Fawn } from "../../../src/app/create-fawn.js";
+import { startExecutionWorkers } from "../../../src/app/execution/start-execution.js";
 import { createFawnGateway } from "../../../src/app/fawn-gateway.js";
 import { loadServedAgent } from "../../../src/cli/served-agent.js";
 import { parseConfig } from "../../../src/core/config/load-config.js";
@@ -28,6 +29,8 @@ export interface ServeGraphsOptions {
   /** The environment langgraph.json's `env` goes to (default: a copy of process.env). */
   env?: NodeJS.ProcessEnv;
   auth?: AuthProvider;
+  /** `runtime.workers`: the served graphs run in this many execution worker threads. */
+  workers?: number;
 }
 
 export interface ServedGraphs {
@@ -52,16 +55,27 @@ export async function serveGraphs(options: ServeGraphsOptions = {}): Promise<Ser
     { database: { url: `sqlite:${join(home, "fawn.db")}` }, ...options.config?.(home) },
     { env: { FAWN_HOME: home }, cwd: home },
   );
-  const logger = createLogger({ level: process.env.FAWN_TEST_LOG_LEVEL ?? "silent" });
+  const logLevel = process.env.FAWN_TEST_LOG_LEVEL ?? "silent";
+  const logger = createLogger({ level: logLevel });
   const agent = await loadServedAgent(config, logger, {
     configDir: options.configDir ?? dirname(FIXTURE_LANGGRAPH_JSON),
     ...(options.langgraphJson ? { langgraphJson: options.langgraphJson } : {}),
     // A copy by default: one test's langgraph.json env must not leak into the next server.
     env: options.env ?? { ...process.env },
   });
+  const execution = await startExecutionWorkers(
+    { ...config, runtime: { ...config.runtime, workers: options.workers ?? 0 } },
+    {
+      configDir: options.configDir ?? dirname(FIXTURE_LANGGRAPH_JSON),
+      ...(options.langgraphJson ? { langgraphJson: options.langgraphJson } : {}),
+    },
+    logger,
+    { logLevel },
+  );
   const fawn: Fawn = await createFawn({
     config,
     logger,
+    ...(execution ? { execution } : {}),
     buildAgent: agent.build,
     // As `fawn serve`: thread titles and webhooks.
     completionHooks: true,
@@ -76,6 +90,7 @@ export async function serveGraphs(options: ServeGraphsOptions = {}): Promise<Ser
   const server: GatewayServer = await startGatewayServer(app, { port: 0, host: "127.0.0.1" });
   const apiUrl = `${server.url}/api`;
   registerSdkApiUrl(apiUrl);
+  execution?.announceApiUrl(apiUrl);
   return {
     home,
     url: server.url,
