@@ -70,4 +70,7 @@ export function buildAgentLoadGraph(baseUrl: string, checkpointer?: BaseCheckpoi
 }
 
 /** The environment variable the peer's graph module reads the mock's URL from. */
+/** The id the workers subject serves the graph under (`graphs:`; `lead_agent` is the lead agent's). */
+export const WORKERS_GRAPH_ID = "agent";
+
 export const MOCK_URL_ENV = "FAWN_AGENT_LOAD_MOCK_URL";

@@ -1,7 +1,7 @@
 import type { Table, TargetCheck } from "../lib/bench-script.js";
 import { fixed, integer, ms, ratio } from "../lib/format.js";
 
-export type SubjectName = "fawn" | "peer" | "bare";
+export type SubjectName = "fawn" | "fawn-workers" | "peer" | "bare";
 
 /** One subject at one level (a single window). */
 export interface LoadFigures {
@@ -23,6 +23,7 @@ export interface LoadFigures {
 
 const LABELS: Record<SubjectName, string> = {
   fawn: "Fawn (HTTP, SQLite)",
+  "fawn-workers": "Fawn, 2 execution workers",
   peer: "langgraph-api (HTTP, in-memory)",
   bare: "bare graph.stream()",
 };
@@ -77,6 +78,7 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
       "Fawn ÷ bare CPU/run",
       "Fawn ÷ peer relay p99",
       "Fawn ÷ bare relay p99",
+      "Fawn 2 workers ÷ Fawn relay p99",
     ],
     rows: [],
   };
@@ -90,6 +92,7 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
       ratio(cpu("fawn") / cpu("bare")),
       ratio(p99("fawn") / p99("peer")),
       ratio(p99("fawn") / p99("bare")),
+      ratio(p99("fawn-workers") / p99("fawn")),
     ]);
   }
   return [figures, ratios];

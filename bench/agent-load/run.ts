@@ -14,7 +14,7 @@ import { type ChildServer, startChildServer } from "../lib/child-server.js";
 import { type LoopDelay, LoopDelayProbe } from "../lib/loop-delay.js";
 import { percentile } from "../lib/stats.js";
 import { processCpuMs, processRssBytes } from "../lib/thread-cpu.js";
-import { MOCK_URL_ENV } from "./agent-graph.js";
+import { MOCK_URL_ENV, WORKERS_GRAPH_ID } from "./agent-graph.js";
 import { bareRunner } from "./bare-runs.js";
 import { agentLoadTables, agentLoadTargets, type LoadFigures, type SubjectName } from "./report.js";
 import { type RunWatch, watchOneRun } from "./sse-run.js";
@@ -47,11 +47,16 @@ function isLoopDelay(value: unknown): value is LoopDelay {
   return typeof value === "object" && value !== null && "p99Ms" in value && "samples" in value;
 }
 
-function childSubject(name: SubjectName, server: ChildServer, apiUrl: string): Subject {
+function childSubject(
+  name: SubjectName,
+  server: ChildServer,
+  apiUrl: string,
+  assistantId?: string,
+): Subject {
   return {
     name,
     pid: server.pid,
-    runOnce: (expected) => watchOneRun(apiUrl, expected),
+    runOnce: (expected) => watchOneRun(apiUrl, expected, assistantId),
     lagStart: async () => {
       await server.request("lag-start");
     },
@@ -69,6 +74,21 @@ async function startFawn(dir: string, mockUrl: string): Promise<Subject> {
     args: [`sqlite:${join(dir, "fawn.db")}`, dir, mockUrl],
   });
   return childSubject("fawn", server, `${server.url}/api`);
+}
+
+/** The same graph served from `graphs:` and run in two execution worker threads. */
+async function startFawnWorkers(dir: string, mockUrl: string): Promise<Subject> {
+  const server = await startChildServer("bench/agent-load/fawn-agent-server.ts", {
+    args: [
+      `sqlite:${join(dir, "fawn.db")}`,
+      dir,
+      mockUrl,
+      await bundleEntry("bench/agent-load/peer-graph.ts"),
+      await bundleEntry("src/app/execution/execution-worker.ts"),
+    ],
+    env: { [MOCK_URL_ENV]: mockUrl },
+  });
+  return childSubject("fawn-workers", server, `${server.url}/api`, WORKERS_GRAPH_ID);
 }
 
 async function startPeer(dir: string, mockUrl: string, nWorkers: number): Promise<Subject> {
@@ -171,6 +191,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
   try {
     const starters: Array<[SubjectName, () => Promise<Subject>]> = [
       ["fawn", () => startFawn(join(dir, "fawn"), mock.url)],
+      ["fawn-workers", () => startFawnWorkers(join(dir, "fawn-workers"), mock.url)],
       ["peer", () => startPeer(join(dir, "peer"), mock.url, Math.max(...s.levels))],
       ["bare", async () => startBare(mock.url)],
     ];
@@ -208,6 +229,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
       `N runs are started evenly over ${s.rampMs / 1000} s, each on a new thread (\`POST /threads/{id}/runs/stream\`, \`if_not_exists: create\`, modes \`values\` + \`messages-tuple\`) and read to the end by a plain fetch SSE reader in the bench process. One repetition per level (a window lasts about ${Math.ceil(s.rampMs / 1000 + s.answerTokens / TOKENS_PER_SECOND + 1)} s); a warm-up of a few runs first.`,
       "Token relay: each token's text carries its emit time in the mock (`performance.timeOrigin + performance.now()`); the reader subtracts it from its own clock when it parses the `messages` frame. Mock, server and reader share the machine's clock.",
       "Server CPU: user + system of the server process (all threads, /proc) over the window ÷ runs, and ÷ tokens relayed. RSS per run: peak RSS during the window minus RSS before it, ÷ N (no collection). Loop-lag p99: `monitorEventLoopDelay` in the server process over the window.",
+      "Fawn, 2 execution workers: the same server with the graph served from `graphs:` (the peer's module) and `runtime.workers: 2`: each run streams in a worker thread, its checkpoints and journal written through the main thread.",
       "Peer: `@langchain/langgraph-api` in-memory `startServer`, nWorkers = the largest N (one queue worker per concurrent run, its best case), state truncated between levels. Bare: the same graph's `stream()` in the bench process (MemorySaver, modes `values` + `messages`); its CPU and RSS are the bench process's.",
       "Errors: runs whose stream failed, carried an `error` event, or relayed fewer tokens than the answer has.",
     ],

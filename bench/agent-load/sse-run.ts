@@ -28,14 +28,18 @@ export function stampLatencies(text: string, into: number[]): number {
   return found;
 }
 
-export async function watchOneRun(apiUrl: string, expectedTokens: number): Promise<RunWatch> {
+export async function watchOneRun(
+  apiUrl: string,
+  expectedTokens: number,
+  assistantId: string = BENCH_ASSISTANT,
+): Promise<RunWatch> {
   const watch: RunWatch = { relayMs: [], tokens: 0, error: "" };
   try {
     const response = await fetch(`${apiUrl}/threads/${randomUUID()}/runs/stream`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({
-        assistant_id: BENCH_ASSISTANT,
+        assistant_id: assistantId,
         input: { messages: [{ role: "user", content: "Write the report." }] },
         stream_mode: ["values", "messages-tuple"],
         if_not_exists: "create",
