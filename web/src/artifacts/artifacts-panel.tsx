@@ -197,7 +197,11 @@ function FileRow({
       <button type="button" className="artifact-open" title={path} onClick={onOpen}>
         {fileName(path)}
       </button>
-      <a className="download" href={artifactUrl(threadId, path, true)} download={fileName(path)}>
+      <a
+        className="artifact-link"
+        href={artifactUrl(threadId, path, true)}
+        download={fileName(path)}
+      >
         {downloadLabel}
       </a>
     </li>
