@@ -1,6 +1,7 @@
 /**
  * The chat list, uploads and the artifacts panel in real Chromium against a real `fawn serve`
- * with a scripted model: a rename persists over a reload and is what search finds; older chats
+ * with a scripted model: a rename shows in the open chat's header at once, persists over a reload
+ * and is what search finds; older chats
  * load a page at a time with pinned chats first; files dropped or pasted onto the chat upload
  * with progress shown (and can be cancelled) and the run reads them; uploaded images and PDFs
  * and delivered code preview in the panel (code highlighted); the panel resizes by drag and by
@@ -189,6 +190,9 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     await page.screenshot({ path: shot("rename-1440") });
     await field.press("Enter");
     await chats.locator(`[data-thread-id="${threadId}"]`).getByText("Weekend trip plan").waitFor();
+    // The open chat's header (and the tab's title) follow at once, without a reload.
+    await page.getByRole("heading", { level: 1, name: "Weekend trip plan" }).waitFor();
+    await expect.poll(() => page.title()).toBe("Weekend trip plan · Fawn");
 
     // Stored: the thread's title (what search answers) and the chat's header after a reload.
     const stored = await api<{ values: { title?: string } }>(`/threads/${threadId}`);

@@ -10,7 +10,7 @@ import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { useErrorText } from "../i18n/use-error-text.js";
 import { chatModelChoice, saveChatModel, saveDefaultModel } from "../settings/default-model.js";
-import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
+import { type ChatRename, chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import type { UploadControl } from "../uploads/upload-file.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
 import { ChatHeader } from "./chat-header.js";
@@ -19,6 +19,7 @@ import { Composer, type Draft } from "./composer.js";
 import { useFollowLatest } from "./follow-latest.js";
 import { type ChatMessage, groupMessages, turnsOf } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
+import { useRenamedTitle } from "./renamed-title.js";
 import { branchThread, prepareRerun } from "./rerun-turn.js";
 import { humanMessage, runConfig, uploadAttachments } from "./send-message.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
@@ -34,6 +35,8 @@ interface Props {
   client: Client;
   initialThreadId: string | null;
   models: ModelInfo[];
+  /** The latest rename from the chat list (of any chat). */
+  rename: ChatRename | null;
   onThreadCreated: (threadId: string) => void;
   onRunFinished: () => void;
   onNewChat: () => void;
@@ -52,6 +55,7 @@ export function ChatView({
   client,
   initialThreadId,
   models,
+  rename,
   onThreadCreated,
   onRunFinished,
   onNewChat,
@@ -202,7 +206,8 @@ export function ChatView({
   const values = stream.values;
   const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
   const todos = Array.isArray(values?.todos) ? values.todos : [];
-  const title = typeof values?.title === "string" && values.title ? values.title : null;
+  const storedTitle = typeof values?.title === "string" && values.title ? values.title : null;
+  const title = useRenamedTitle(rename, threadId, storedTitle);
   const lastGroup = groups.at(-1);
   const awaitingAnswer = !stream.isLoading && lastGroup?.kind === "clarification";
 
