@@ -6,6 +6,7 @@ import { useChatAgent } from "../agents/use-chat-agent.js";
 import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { useFilesPanel } from "../artifacts/use-files-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { useErrorText } from "../i18n/use-error-text.js";
@@ -119,8 +120,6 @@ export function ChatView({
     false,
     (raw) => raw === "true",
   );
-  // Closed by the user; reopened from the header (new files do not force it open again).
-  const [artifactsOpen, setArtifactsOpen] = useState(true);
   // The message being sent until the server creates its run (onCreated).
   const pendingSend = useRef<{ text: string; files: File[]; shownBefore: number } | null>(null);
   // Set when a send never reached the server: its optimistic bubble (and anything after it) is
@@ -206,6 +205,8 @@ export function ChatView({
   const values = stream.values;
   const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
   const todos = Array.isArray(values?.todos) ? values.todos : [];
+  // Closed by the user (or, on a narrow screen, until asked for); reopened from the header.
+  const files = useFilesPanel({ threadId, artifacts, messages, streaming: stream.isLoading });
   const storedTitle = typeof values?.title === "string" && values.title ? values.title : null;
   const title = useRenamedTitle(rename, threadId, storedTitle);
   const lastGroup = groups.at(-1);
@@ -351,9 +352,7 @@ export function ChatView({
           groups={groups}
           messages={messages}
           tokenUsage={tokenUsage}
-          artifactCount={artifacts.length}
-          artifactsOpen={artifactsOpen}
-          onOpenArtifacts={() => setArtifactsOpen(true)}
+          files={files}
         />
         <div
           className="messages"
@@ -422,13 +421,14 @@ export function ChatView({
           onStop={() => void stop()}
         />
       </section>
-      {threadId && artifactsOpen && (
+      {threadId && files.open && (
         <ArtifactsPanel
           threadId={threadId}
           artifacts={artifacts}
+          uploads={files.uploads}
           streaming={stream.isLoading}
           messages={messages}
-          onClose={() => setArtifactsOpen(false)}
+          onClose={files.hide}
         />
       )}
     </div>
