@@ -195,6 +195,7 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     // The open chat's header (and the tab's title) follow at once, without a reload.
     await page.getByRole("heading", { level: 1, name: "Weekend trip plan" }).waitFor();
     await expect.poll(() => page.title()).toBe("Weekend trip plan · Fawn");
+    await page.screenshot({ path: shot("renamed-1440") });
 
     // Stored: the thread's title (what search answers) and the chat's header after a reload.
     const stored = await api<{ values: { title?: string } }>(`/threads/${threadId}`);
@@ -335,6 +336,7 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     // A panel of uploads alone closes and comes back from the header's button.
     await panel.getByRole("button", { name: "Close the artifacts panel" }).click();
     await panel.waitFor({ state: "detached" });
+    await page.screenshot({ path: shot("uploads-closed-1440") });
     await page.getByRole("button", { name: "Artifacts (1)" }).click();
     await panel
       .getByRole("region", { name: "Uploaded files" })
