@@ -107,7 +107,13 @@ interface ModelFieldProps {
 }
 
 /** The model a record runs on: the server's default or one of the configured models. */
-export function ModelField({ label, defaultLabel, models, value, onChange }: ModelFieldProps) {
+export function ModelField({
+  label,
+  defaultLabel,
+  models,
+  value,
+  onChange,
+}: ModelFieldProps): ReactNode {
   const id = useId();
   return (
     <Field id={id} label={label}>
