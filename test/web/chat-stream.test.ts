@@ -3,8 +3,9 @@
  * sub-agent shows as a card with its live state, elapsed time and report, also after a reload;
  * the header's token gauge shows the thread's token usage as the server counts it; each turn
  * shows how long it took (a running one, its elapsed time); a 500-message thread keeps only a
- * window of rows in the DOM and still scrolls to its first message. Screenshots at 1440 and
- * 390 px land in FAWN_WEB_SHOTS when set.
+ * window of rows in the DOM and still scrolls to its first message; a tool call, thinking and a
+ * sub-agent card the user opened stay open when their rows scroll out of view and back.
+ * Screenshots at 1440 and 390 px land in FAWN_WEB_SHOTS when set.
  */
 
 import { writeFile } from "node:fs/promises";
@@ -60,6 +61,40 @@ function seededMessages(count: number): Record<string, unknown>[] {
       ? { type: "human", id: `h${index}`, content: `Question number ${index}` }
       : { type: "ai", id: `a${index}`, content: `Answer number ${index}, with **some** text.` },
   );
+}
+
+/** A thread opening with a tool call, a delegation and thinking, then `count` more messages. */
+function disclosureMessages(count: number): Record<string, unknown>[] {
+  return [
+    { type: "human", id: "q-open", content: "Look into the sources" },
+    {
+      type: "ai",
+      id: "a-steps",
+      content: "",
+      additional_kwargs: { reasoning_content: "Weighing the first step" },
+      tool_calls: [
+        { id: "call_ls", name: "bash", args: { description: "list the files", command: "ls" } },
+        {
+          id: "call_check",
+          name: "task",
+          args: {
+            description: "Check the sources",
+            prompt: "check",
+            subagent_type: "general-purpose",
+          },
+        },
+      ],
+    },
+    { type: "tool", id: "t-ls", tool_call_id: "call_ls", name: "bash", content: "notes.txt" },
+    { type: "tool", id: "t-check", tool_call_id: "call_check", name: "task", content: "Checked." },
+    {
+      type: "ai",
+      id: "a-answer",
+      content: "The sources hold up.",
+      additional_kwargs: { reasoning_content: "Summing up the findings" },
+    },
+    ...seededMessages(count),
+  ];
 }
 
 describe.skipIf(!hasChromium)("the chat stream", { timeout: 120_000 }, () => {
@@ -230,5 +265,57 @@ describe.skipIf(!hasChromium)("the chat stream", { timeout: 120_000 }, () => {
       await page.getByText("Answer number 499", { exact: false }).waitFor();
       await page.context().close();
     }
+  });
+
+  it("keeps a tool call, thinking and a sub-agent card open when their rows scroll out of view and back", async () => {
+    const thread = await client.threads.create();
+    await client.threads.updateState(thread.thread_id, {
+      values: { messages: disclosureMessages(200) },
+    });
+    const page = await openPage(`/chats/${thread.thread_id}`, 1440);
+    const scroller = "document.querySelector('[data-testid=messages]')";
+    await page.getByText("Answer number 199", { exact: false }).waitFor();
+    const toTop = () =>
+      expect
+        .poll(
+          async () => {
+            await page.evaluate(`${scroller}.scrollTop = 0`);
+            return page.getByText("Look into the sources", { exact: true }).isVisible();
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
+    await toTop();
+    const tool = page.locator('.tool-step[data-tool="bash"]');
+    const card = page.getByTestId("subagent-card");
+    const stepThinking = page.locator(".steps .reasoning");
+    const answerThinking = page.locator(".message.assistant .reasoning");
+    await tool.locator("summary").click();
+    await card.locator("summary").click();
+    await stepThinking.locator("summary").click();
+    await answerThinking.locator("summary").click();
+    await tool.locator(".tool-result").getByText("notes.txt").waitFor();
+    await page.screenshot({ path: join(shots.dir, "disclosures-open-1440.png") });
+
+    // Far enough down that the opening rows leave the DOM, then back up.
+    await page.getByRole("button", { name: "Jump to latest" }).click();
+    await page.getByText("Answer number 199", { exact: false }).waitFor();
+    await tool.waitFor({ state: "detached" });
+    await toTop();
+    const open = (selector: string) =>
+      page.evaluate(`document.querySelector(${JSON.stringify(selector)})?.open`);
+    expect(await open('.tool-step[data-tool="bash"]')).toBe(true);
+    expect(await open("[data-testid=subagent-card]")).toBe(true);
+    expect(await open(".steps .reasoning")).toBe(true);
+    expect(await open(".message.assistant .reasoning")).toBe(true);
+    await tool.locator(".tool-result").getByText("notes.txt").waitFor();
+    // One closed again stays closed.
+    await tool.locator("summary").click();
+    await page.getByRole("button", { name: "Jump to latest" }).click();
+    await tool.waitFor({ state: "detached" });
+    await toTop();
+    expect(await open('.tool-step[data-tool="bash"]')).toBe(false);
+    expect(await open("[data-testid=subagent-card]")).toBe(true);
+    await page.context().close();
   });
 });

@@ -1,11 +1,14 @@
 /**
  * The chat list, uploads and the artifacts panel in real Chromium against a real `fawn serve`
- * with a scripted model: a rename persists over a reload and is what search finds; older chats
- * load a page at a time with pinned chats first; files dropped or pasted onto the chat upload
- * with progress shown (and can be cancelled) and the run reads them; uploaded images and PDFs
- * and delivered code preview in the panel (code highlighted); the panel resizes by drag and by
- * keyboard and remembers it, opens a file in a new tab and copies it; a file being written shows
- * its text before the run ends. axe finds nothing serious; screenshots at 1440 and 390 px.
+ * with a scripted model: a rename shows in the open chat's header at once, persists over a
+ * reload and is what search finds; older chats load a page at a time with pinned chats first;
+ * files dropped or pasted onto the chat upload with progress shown (and can be cancelled) and the
+ * run reads them; uploaded images and PDFs and delivered code preview in the panel (code
+ * highlighted); the panel resizes by drag and by keyboard and remembers it, opens a file in a new
+ * tab and copies it; a file being written shows its text before the run ends; a panel of uploads
+ * alone comes back from the header's button; below 800 px the panel does not open over the chat
+ * by itself, the header's button counts new files instead. axe finds nothing serious;
+ * screenshots at 1440 and 390 px.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -189,6 +192,10 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     await page.screenshot({ path: shot("rename-1440") });
     await field.press("Enter");
     await chats.locator(`[data-thread-id="${threadId}"]`).getByText("Weekend trip plan").waitFor();
+    // The open chat's header (and the tab's title) follow at once, without a reload.
+    await page.getByRole("heading", { level: 1, name: "Weekend trip plan" }).waitFor();
+    await expect.poll(() => page.title()).toBe("Weekend trip plan · Fawn");
+    await page.screenshot({ path: shot("renamed-1440") });
 
     // Stored: the thread's title (what search answers) and the chat's header after a reload.
     const stored = await api<{ values: { title?: string } }>(`/threads/${threadId}`);
@@ -326,6 +333,15 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
       .click();
     await panel.getByTestId("artifact-preview").getByText("Buy oat milk.").waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // A panel of uploads alone closes and comes back from the header's button.
+    await panel.getByRole("button", { name: "Close the artifacts panel" }).click();
+    await panel.waitFor({ state: "detached" });
+    await page.screenshot({ path: shot("uploads-closed-1440") });
+    await page.getByRole("button", { name: "Artifacts (1)" }).click();
+    await panel
+      .getByRole("region", { name: "Uploaded files" })
+      .getByRole("button", { name: "notes.txt" })
+      .waitFor();
     await context.close();
   });
 
@@ -500,6 +516,7 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     await send(page, "show me code");
     await page.locator(".message.assistant").getByText("Here is the code.").waitFor();
     const panel = page.getByRole("complementary", { name: "Artifacts" });
+    await page.getByRole("button", { name: "Artifacts (1)" }).click();
     await panel.getByRole("button", { name: "fizz.py" }).click();
     await panel.locator("pre.artifact-code code.hljs").waitFor();
     expect(
@@ -517,6 +534,57 @@ describe.skipIf(!hasChromium)("chats, uploads and artifacts", { timeout: 120_000
     await page.getByRole("list", { name: "Attached files" }).getByText("notes.txt").waitFor();
     await page.screenshot({ path: shot("attached-390") });
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it("at 390 px: a file being written leaves the chat in view; the header's button counts it", async () => {
+    const { page, context } = await openPage("/", 390);
+    await send(page, "write slowly");
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    const files = page.getByRole("button", { name: "Artifacts (1)" });
+    await files.getByText("1 new").waitFor();
+    // Still writing, and the panel has not opened over the chat.
+    expect(await page.getByRole("button", { name: "Stop" }).isVisible()).toBe(true);
+    expect(await panel.count()).toBe(0);
+    expect(await page.getByTestId("messages").isVisible()).toBe(true);
+    await page.screenshot({ path: shot("writing-closed-390") });
+    // Opened while the run writes: the file as written so far.
+    await files.click();
+    await panel
+      .locator('[data-live="writing"]')
+      .getByText("line1 of the story", { exact: false })
+      .waitFor();
+    await page.screenshot({ path: shot("writing-open-390") });
+    await page.locator(".message.assistant").getByText("The story is written.").waitFor();
+    await panel.getByRole("button", { name: "Close the artifacts panel" }).click();
+    await panel.waitFor({ state: "detached" });
+    // Seen once opened: no longer counted as new.
+    await files.waitFor();
+    expect(await files.getByText("1 new").count()).toBe(0);
+    await context.close();
+  });
+
+  it("at 390 px: a panel of uploads alone opens from the header's button, closes and comes back", async () => {
+    const { page, context } = await openPage("/", 390);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Eggs.\n") });
+    await page.getByRole("list", { name: "Attached files" }).getByText("notes.txt").waitFor();
+    await send(page, "read my notes");
+    await page.locator(".message.assistant").getByText("I read your notes.").waitFor();
+    const panel = page.getByRole("complementary", { name: "Artifacts" });
+    const files = page.getByRole("button", { name: "Artifacts (1)" });
+    for (let round = 0; round < 2; round++) {
+      await files.click();
+      await panel
+        .getByRole("region", { name: "Uploaded files" })
+        .getByRole("button", { name: "notes.txt" })
+        .waitFor();
+      if (round === 0) await page.screenshot({ path: shot("uploads-only-390") });
+      await panel.getByRole("button", { name: "Close the artifacts panel" }).click();
+      await panel.waitFor({ state: "detached" });
+    }
+    await files.waitFor();
     await context.close();
   });
 });

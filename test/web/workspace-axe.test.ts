@@ -107,6 +107,8 @@ describe.skipIf(!hasChromium)("axe on every page of the workspace", { timeout: 3
         const panel = page.locator(".artifacts");
         await page.locator(".tool-step").first().waitFor();
         await check(page, `chat-${tag}`, problems);
+        // Narrow, the panel waits for the header's button.
+        if (width <= 800) await page.locator(".artifacts-toggle").click();
         await panel.locator(".artifact-open").first().click();
         await panel.locator(".artifact-preview .markdown").waitFor();
         await check(page, `artifact-${tag}`, problems);

@@ -1,7 +1,8 @@
 /**
  * Workspace defects seen at a phone's width and on reload, in real Chromium against a real
  * gateway: below 800 px the chat list is a drawer opened from a top bar (New chat there too),
- * Send stays on screen and nothing overflows sideways; the artifacts panel closes and reopens;
+ * Send stays on screen and nothing overflows sideways; the artifacts panel waits for the header's
+ * button (which counts a new file) instead of covering the chat, closes and reopens;
  * the model and Plan choices survive a reload; an untitled chat reads as its first message;
  * "Delete?" is cancelled by Escape; Enter during a run says why nothing was sent; the message
  * box shows keyboard focus. Screenshots at 1440 and 390 px land in FAWN_WEB_SHOTS when set.
@@ -115,7 +116,7 @@ describe.skipIf(!hasChromium)(
       )) as number;
     }
 
-    it("at 390 px: the drawer holds the chats, Send is on screen, the artifacts panel closes", async () => {
+    it("at 390 px: the drawer holds the chats, Send is on screen, the artifacts panel opens from the header", async () => {
       const page = await openPage("/", 390);
       const sidebar = page
         .getByRole("complementary")
@@ -134,6 +135,12 @@ describe.skipIf(!hasChromium)(
         .getByText("Highlights: 25 primes below 100")
         .waitFor();
       const panel = page.getByRole("complementary", { name: "Artifacts" });
+      // Narrow: the panel does not open over the chat by itself; the header's button counts the file.
+      const files = page.getByRole("button", { name: "Artifacts (1)" });
+      await files.getByText("1 new").waitFor();
+      expect(await panel.count()).toBe(0);
+      await page.screenshot({ path: join(shots, "workspace-report-closed-390.png") });
+      await files.click();
       await panel.getByRole("button", { name: "report.md" }).waitFor();
       expect(await horizontalOverflow(page)).toBe(0);
       await page.screenshot({ path: join(shots, "workspace-report-390.png") });

@@ -19,7 +19,7 @@ import { useSidebar } from "./shell/use-sidebar.js";
 import { ShortcutsDialog } from "./shortcuts/shortcuts-dialog.js";
 import { useGlobalShortcuts } from "./shortcuts/use-global-shortcuts.js";
 import { TEAMS_NAMESPACE } from "./teams/teams-api.js";
-import { ThreadList, useThreadList } from "./threads/thread-list.js";
+import { type ChatRename, ThreadList, useThreadList } from "./threads/thread-list.js";
 
 // The chat (the SDK's stream hook and all it brings) is its own chunk, requested as soon as this
 // module runs, in parallel with the shell's first API calls: index.html loads only the shell.
@@ -59,6 +59,8 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
   const client = useMemo(() => createSdkClient(), []);
   const threads = useThreadList(client);
   const [models, setModels] = useState<ModelInfo[]>([]);
+  // The latest rename from the chat list: the open chat's header shows it without a reload.
+  const [rename, setRename] = useState<ChatRename | null>(null);
   const [teamsAvailable, setTeamsAvailable] = useState<boolean | null>(null);
   const [route, setRoute] = useState<ViewRoute>(() => ({
     ...routeFromPath(window.location.pathname),
@@ -250,6 +252,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
           onDeleted={(threadId) => {
             if (route.page === "chat" && threadId === route.threadId) navigate(null);
           }}
+          onRenamed={setRename}
         />
         <div className="sidebar-footer">
           {authMode === "local" && user && (
@@ -270,6 +273,7 @@ export function Workspace({ user, authMode, onSignedOut }: Props): ReactNode {
             client={client}
             initialThreadId={route.threadId}
             models={models}
+            rename={rename}
             onThreadCreated={onThreadCreated}
             onRunFinished={threads.refresh}
             onNewChat={() => navigate(null)}

@@ -1,6 +1,7 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { Translate } from "../i18n/locale-context.js";
 import type { agentsMessages } from "../i18n/messages/agents.js";
+import { DeleteConfirm } from "../pages/delete-confirm.js";
 import type { Agent } from "./agents-api.js";
 
 type AgentsKey = keyof (typeof agentsMessages)["en"];
@@ -16,11 +17,6 @@ interface Props {
 /** One agent: what it is, what it may use, and its actions (delete asks first). */
 export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactNode {
   const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) cancelRef.current?.focus();
-  }, [confirming]);
   const titleId = `agent-${agent.name}-title`;
   const tools = agent.tool_groups === null ? t("toolsAll") : agent.tool_groups.join(", ") || "—";
   const skills =
@@ -66,30 +62,13 @@ export function AgentCard({ agent, t, onChat, onEdit, onDelete }: Props): ReactN
         )}
       </dl>
       {confirming ? (
-        <fieldset
-          className="record-confirm"
-          onKeyDown={(event) => {
-            if (event.key === "Escape") setConfirming(false);
-          }}
-        >
-          <legend>{t("confirmDelete", { name: agent.name })}</legend>
-          <div className="record-actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={deleting}
-              onClick={() => {
-                setDeleting(true);
-                void onDelete().finally(() => setDeleting(false));
-              }}
-            >
-              {t("confirmDeleteYes", { name: agent.name })}
-            </button>
-            <button ref={cancelRef} type="button" onClick={() => setConfirming(false)}>
-              {t("cancel")}
-            </button>
-          </div>
-        </fieldset>
+        <DeleteConfirm
+          question={t("confirmDelete", { name: agent.name })}
+          confirmLabel={t("confirmDeleteYes", { name: agent.name })}
+          cancelLabel={t("cancel")}
+          onConfirm={onDelete}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <div className="record-actions">
           <button type="button" className="primary" onClick={onChat}>

@@ -1,8 +1,9 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import type { ModelInfo } from "../api/types.js";
 import type { Translate } from "../i18n/locale-context.js";
 import type { agentsMessages } from "../i18n/messages/agents.js";
 import { useErrorText } from "../i18n/use-error-text.js";
+import { Field, ModelField, RecordForm } from "../pages/record-form.js";
 import {
   AGENT_NAME_PATTERN,
   type Agent,
@@ -93,8 +94,7 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
     return [...new Set([...groups, ...extra])];
   };
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
+  const submit = async (): Promise<void> => {
     setProblem(null);
     if (creating && name.trim() === "") return setProblem(t("nameRequired"));
     if (creating && !AGENT_NAME_PATTERN.test(name)) return setProblem(t("nameInvalid"));
@@ -131,81 +131,62 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
           : nameState === "checking"
             ? t("nameChecking")
             : t("nameHint");
-  const titleId = `${id}-title`;
+  const nameWrong = nameState === "invalid" || nameState === "taken";
 
   return (
-    <form
-      className="record-form"
-      noValidate
-      aria-labelledby={titleId}
-      onSubmit={(e) => void submit(e)}
-      // An edit answers the last complaint: it goes until the next submit.
-      onChange={() => setProblem(null)}
+    <RecordForm
+      title={creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
+      problem={problem}
+      onEdited={() => setProblem(null)}
+      onSubmit={submit}
+      saving={saving}
+      submitLabel={creating ? t("create") : t("save")}
+      savingLabel={t("saving")}
+      cancelLabel={t("cancel")}
+      onCancel={onCancel}
     >
-      <h2 id={titleId}>
-        {creating ? t("formCreateTitle") : t("formEditTitle", { name: agent.name })}
-      </h2>
       {creating && (
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t("name")}</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            maxLength={64}
-            autoComplete="off"
-            aria-describedby={`${id}-name-note`}
-            aria-invalid={nameState === "invalid" || nameState === "taken"}
-            onChange={(event) => setName(event.target.value.trim())}
-          />
-          <span
-            id={`${id}-name-note`}
-            className={
-              nameState === "invalid" || nameState === "taken" ? "field-note error" : "field-note"
-            }
-            aria-live="polite"
-          >
-            {nameNote}
-          </span>
-        </div>
+        <Field id={`${id}-name`} label={t("name")} note={nameNote} noteIsError={nameWrong} liveNote>
+          {(control) => (
+            <input
+              {...control}
+              value={name}
+              maxLength={64}
+              autoComplete="off"
+              aria-invalid={nameWrong}
+              onChange={(event) => setName(event.target.value.trim())}
+            />
+          )}
+        </Field>
       )}
-      <div className="field">
-        <label htmlFor={`${id}-description`}>{t("description")}</label>
-        <input
-          id={`${id}-description`}
-          value={description}
-          maxLength={2000}
-          onChange={(event) => setDescription(event.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-modelLabel`}>{t("modelLabel")}</label>
-        <select
-          id={`${id}-modelLabel`}
-          value={model}
-          onChange={(event) => setModel(event.target.value)}
-        >
-          <option value="">{t("modelDefault")}</option>
-          {models.map((entry) => (
-            <option key={entry.name} value={entry.name}>
-              {entry.display_name ?? entry.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field id={`${id}-description`} label={t("description")}>
+        {(control) => (
+          <input
+            {...control}
+            value={description}
+            maxLength={2000}
+            onChange={(event) => setDescription(event.target.value)}
+          />
+        )}
+      </Field>
+      <ModelField
+        label={t("modelLabel")}
+        defaultLabel={t("modelDefault")}
+        models={models}
+        value={model}
+        onChange={setModel}
+      />
       <ModelSettingsFields id={id} draft={settings} onChange={setSettings} t={t} />
-      <div className="field">
-        <label htmlFor={`${id}-soul`}>{t("soul")}</label>
-        <textarea
-          id={`${id}-soul`}
-          value={soul}
-          rows={6}
-          aria-describedby={`${id}-soul-note`}
-          onChange={(event) => setSoul(event.target.value)}
-        />
-        <span id={`${id}-soul-note`} className="field-note">
-          {t("soulHint")}
-        </span>
-      </div>
+      <Field id={`${id}-soul`} label={t("soul")} note={t("soulHint")}>
+        {(control) => (
+          <textarea
+            {...control}
+            value={soul}
+            rows={6}
+            onChange={(event) => setSoul(event.target.value)}
+          />
+        )}
+      </Field>
       <ChoiceFieldset
         name={`${id}-tools`}
         legend={t("toolsLabel")}
@@ -218,14 +199,15 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
         onPicked={setGroups}
         renderOption={(group) => <code>{group}</code>}
       >
-        <div className="field">
-          <label htmlFor={`${id}-toolGroupsOther`}>{t("toolGroupsOther")}</label>
-          <input
-            id={`${id}-toolGroupsOther`}
-            value={otherGroups}
-            onChange={(event) => setOtherGroups(event.target.value)}
-          />
-        </div>
+        <Field id={`${id}-toolGroupsOther`} label={t("toolGroupsOther")}>
+          {(control) => (
+            <input
+              {...control}
+              value={otherGroups}
+              onChange={(event) => setOtherGroups(event.target.value)}
+            />
+          )}
+        </Field>
       </ChoiceFieldset>
       <ChoiceFieldset
         name={`${id}-skills`}
@@ -239,19 +221,6 @@ export function AgentForm({ agent, models, skills, t, onSubmit, onCancel }: Prop
         onPicked={setPickedSkills}
         emptyNote={t("skillsNoneFound")}
       />
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="record-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? t("saving") : creating ? t("create") : t("save")}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {t("cancel")}
-        </button>
-      </div>
-    </form>
+    </RecordForm>
   );
 }

@@ -4,6 +4,8 @@ import type { ModelInfo, ModelList } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { agentsMessages } from "../i18n/messages/agents.js";
 import { useErrorText } from "../i18n/use-error-text.js";
+import { type Editing, type Listing, RecordListing } from "../pages/record-listing.js";
+import { type PageNotice, RecordPage } from "../pages/record-page.js";
 import { AgentCard } from "./agent-card.js";
 import { AgentForm } from "./agent-form.js";
 import {
@@ -15,35 +17,25 @@ import {
   updateAgent,
 } from "./agents-api.js";
 import { openChatWithAgent } from "./open-agent-chat.js";
-import "../pages/record-page.css";
 import "./agents.css";
 
 interface Props {
   onOpenThread: (threadId: string) => void;
 }
 
-type Listing =
-  | { state: "loading" }
-  | { state: "ready"; agents: Agent[] }
-  | { state: "disabled"; detail: string }
-  | { state: "failed"; detail: string };
-
-/** What the form shows: nothing, a new agent, or one being edited. */
-type Editing = { mode: "none" } | { mode: "create" } | { mode: "edit"; agent: Agent };
-
 /** Custom agents: list, create, edit, delete, and start a chat with one. */
 export function AgentsPage(_props: Props): ReactNode {
   const t = useT(agentsMessages);
   const sayError = useErrorText();
-  const [listing, setListing] = useState<Listing>({ state: "loading" });
-  const [editing, setEditing] = useState<Editing>({ mode: "none" });
+  const [listing, setListing] = useState<Listing<Agent>>({ state: "loading" });
+  const [editing, setEditing] = useState<Editing<Agent>>({ mode: "none" });
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [skills, setSkills] = useState<string[]>([]);
-  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
+  const [notice, setNotice] = useState<PageNotice | null>(null);
 
   const load = useCallback(async () => {
     try {
-      setListing({ state: "ready", agents: await listAgents() });
+      setListing({ state: "ready", items: await listAgents() });
     } catch (caught) {
       const info = sayError(caught);
       // 403: `agents_api.enabled` is off; the server's sentence names the key.
@@ -78,7 +70,7 @@ export function AgentsPage(_props: Props): ReactNode {
     try {
       await deleteAgent(agent.name);
       setNotice({ text: t("deleted", { name: agent.name }), error: false });
-      if (editing.mode === "edit" && editing.agent.name === agent.name)
+      if (editing.mode === "edit" && editing.record.name === agent.name)
         setEditing({ mode: "none" });
     } catch (caught) {
       setNotice({ text: `${t("deleteFailed")} ${sayError(caught).text}`, error: true });
@@ -87,10 +79,14 @@ export function AgentsPage(_props: Props): ReactNode {
   };
 
   return (
-    <section className="page record-page agents-page" aria-labelledby="agents-title">
-      <header className="page-header">
-        <h1 id="agents-title">{t("title")}</h1>
-        {listing.state === "ready" && editing.mode === "none" && (
+    <RecordPage
+      className="agents-page"
+      title={t("title")}
+      intro={t("intro")}
+      notice={notice}
+      actions={
+        listing.state === "ready" &&
+        editing.mode === "none" && (
           <button
             type="button"
             className="primary"
@@ -101,59 +97,39 @@ export function AgentsPage(_props: Props): ReactNode {
           >
             {t("newAgent")}
           </button>
-        )}
-      </header>
-      <div className="page-body">
-        <p className="muted page-intro">{t("intro")}</p>
-        {notice && (
-          <p className={notice.error ? "error" : "page-notice"} role="status">
-            {notice.text}
-          </p>
-        )}
-        {listing.state === "loading" && <p className="muted">…</p>}
-        {listing.state === "disabled" && (
-          <div className="notice-card" role="status">
-            <p>{t("disabled")}</p>
-            <p className="muted small">{listing.detail}</p>
-          </div>
-        )}
-        {listing.state === "failed" && (
-          <p className="error" role="alert">
-            {t("loadFailed")} {listing.detail}
-          </p>
-        )}
-        {editing.mode !== "none" && (
-          <AgentForm
-            key={editing.mode === "edit" ? editing.agent.name : "new"}
-            agent={editing.mode === "edit" ? editing.agent : null}
-            models={models}
-            skills={skills}
+        )
+      }
+    >
+      <RecordListing
+        listing={listing}
+        text={{ disabled: t("disabled"), loadFailed: t("loadFailed"), empty: t("empty") }}
+        form={
+          editing.mode !== "none" && (
+            <AgentForm
+              key={editing.mode === "edit" ? editing.record.name : "new"}
+              agent={editing.mode === "edit" ? editing.record : null}
+              models={models}
+              skills={skills}
+              t={t}
+              onSubmit={save}
+              onCancel={() => setEditing({ mode: "none" })}
+            />
+          )
+        }
+        keyOf={(agent) => agent.name}
+        renderItem={(agent) => (
+          <AgentCard
+            agent={agent}
             t={t}
-            onSubmit={save}
-            onCancel={() => setEditing({ mode: "none" })}
+            onChat={() => openChatWithAgent(agent.name)}
+            onEdit={() => {
+              setNotice(null);
+              setEditing({ mode: "edit", record: agent });
+            }}
+            onDelete={() => remove(agent)}
           />
         )}
-        {listing.state === "ready" &&
-          (listing.agents.length === 0 ? (
-            editing.mode === "none" && <p className="muted">{t("empty")}</p>
-          ) : (
-            <ul className="record-list">
-              {listing.agents.map((agent) => (
-                <AgentCard
-                  key={agent.name}
-                  agent={agent}
-                  t={t}
-                  onChat={() => openChatWithAgent(agent.name)}
-                  onEdit={() => {
-                    setNotice(null);
-                    setEditing({ mode: "edit", agent });
-                  }}
-                  onDelete={() => remove(agent)}
-                />
-              ))}
-            </ul>
-          ))}
-      </div>
-    </section>
+      />
+    </RecordPage>
   );
 }

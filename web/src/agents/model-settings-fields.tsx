@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Translate } from "../i18n/locale-context.js";
 import type { agentsMessages } from "../i18n/messages/agents.js";
+import { Field } from "../pages/record-form.js";
 import { type AgentModelSettings, REASONING_EFFORTS, type ReasoningEffort } from "./agents-api.js";
 
 type AgentsKey = keyof (typeof agentsMessages)["en"];
@@ -67,63 +68,70 @@ export function ModelSettingsFields({ id, draft, onChange, t }: Props): ReactNod
     <fieldset className="field">
       <legend>{t("modelSettings")}</legend>
       <div className="agent-settings">
-        <div className="field">
-          <label htmlFor={`${id}-temperature`}>{t("temperature")}</label>
-          <input
-            id={`${id}-temperature`}
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            placeholder={t("settingDefault")}
-            value={draft.temperature}
-            onChange={(event) => onChange({ ...draft, temperature: event.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-maxTokens`}>{t("maxTokens")}</label>
-          <input
-            id={`${id}-maxTokens`}
-            type="number"
-            min={1}
-            max={200000}
-            step={1}
-            placeholder={t("settingDefault")}
-            value={draft.maxTokens}
-            onChange={(event) => onChange({ ...draft, maxTokens: event.target.value })}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-thinking`}>{t("thinking")}</label>
-          <select
-            id={`${id}-thinking`}
-            value={draft.thinking}
-            onChange={(event) =>
-              onChange({ ...draft, thinking: event.target.value as ModelSettingsDraft["thinking"] })
-            }
-          >
-            <option value="">{t("settingDefault")}</option>
-            <option value="on">{t("thinkingOn")}</option>
-            <option value="off">{t("thinkingOff")}</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-effort`}>{t("reasoningEffort")}</label>
-          <select
-            id={`${id}-effort`}
-            value={draft.effort}
-            onChange={(event) =>
-              onChange({ ...draft, effort: event.target.value as ModelSettingsDraft["effort"] })
-            }
-          >
-            <option value="">{t("settingDefault")}</option>
-            {REASONING_EFFORTS.map((effort) => (
-              <option key={effort} value={effort}>
-                {t(`effort_${effort}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id={`${id}-temperature`} label={t("temperature")}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              min={0}
+              max={2}
+              step={0.1}
+              placeholder={t("settingDefault")}
+              value={draft.temperature}
+              onChange={(event) => onChange({ ...draft, temperature: event.target.value })}
+            />
+          )}
+        </Field>
+        <Field id={`${id}-maxTokens`} label={t("maxTokens")}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              min={1}
+              max={200000}
+              step={1}
+              placeholder={t("settingDefault")}
+              value={draft.maxTokens}
+              onChange={(event) => onChange({ ...draft, maxTokens: event.target.value })}
+            />
+          )}
+        </Field>
+        <Field id={`${id}-thinking`} label={t("thinking")}>
+          {(control) => (
+            <select
+              {...control}
+              value={draft.thinking}
+              onChange={(event) =>
+                onChange({
+                  ...draft,
+                  thinking: event.target.value as ModelSettingsDraft["thinking"],
+                })
+              }
+            >
+              <option value="">{t("settingDefault")}</option>
+              <option value="on">{t("thinkingOn")}</option>
+              <option value="off">{t("thinkingOff")}</option>
+            </select>
+          )}
+        </Field>
+        <Field id={`${id}-effort`} label={t("reasoningEffort")}>
+          {(control) => (
+            <select
+              {...control}
+              value={draft.effort}
+              onChange={(event) =>
+                onChange({ ...draft, effort: event.target.value as ModelSettingsDraft["effort"] })
+              }
+            >
+              <option value="">{t("settingDefault")}</option>
+              {REASONING_EFFORTS.map((effort) => (
+                <option key={effort} value={effort}>
+                  {t(`effort_${effort}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       </div>
     </fieldset>
   );

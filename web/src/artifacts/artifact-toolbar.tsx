@@ -62,7 +62,7 @@ export function ArtifactToolbar({
           )}
           {!live && (
             <a
-              className="small-link"
+              className="artifact-link"
               href={artifactUrl(threadId, path)}
               target="_blank"
               rel="noopener noreferrer"

@@ -1,9 +1,9 @@
 import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from "react";
 import { artifactUrl } from "../api/http.js";
+import type { UploadedFile } from "../api/types.js";
 import type { ChatMessage } from "../chat/message-groups.js";
 import { useT } from "../i18n/locale-context.js";
 import { artifactsMessages } from "../i18n/messages/artifacts.js";
-import { useThreadUploads } from "../uploads/use-thread-uploads.js";
 import { ArtifactPreview } from "./artifact-preview.js";
 import { LiveWritePreview } from "./live-write-preview.js";
 import { type FileWrite, fileWrites, isServedPath } from "./live-writes.js";
@@ -14,6 +14,8 @@ import "./artifacts.css";
 interface Props {
   threadId: string;
   artifacts: string[];
+  /** The files the user uploaded to the thread. */
+  uploads: readonly UploadedFile[];
   streaming: boolean;
   /** The conversation as shown: its `write_file` calls are previewed while they stream. */
   messages: readonly ChatMessage[];
@@ -30,6 +32,7 @@ type Selection = { kind: "file"; path: string } | { kind: "write"; toolCallId: s
 export function ArtifactsPanel({
   threadId,
   artifacts,
+  uploads,
   streaming,
   messages,
   onClose,
@@ -37,7 +40,6 @@ export function ArtifactsPanel({
   const t = useT(artifactsMessages);
   const [selected, setSelected] = useState<Selection | null>(null);
   const [width, setWidth] = usePanelWidth();
-  const uploads = useThreadUploads(threadId, streaming);
   const writes = fileWrites(messages);
   const writing = streaming ? writes.filter((write) => !write.done) : [];
   const latestWriting = writing.at(-1)?.toolCallId ?? null;
@@ -197,7 +199,11 @@ function FileRow({
       <button type="button" className="artifact-open" title={path} onClick={onOpen}>
         {fileName(path)}
       </button>
-      <a className="download" href={artifactUrl(threadId, path, true)} download={fileName(path)}>
+      <a
+        className="artifact-link"
+        href={artifactUrl(threadId, path, true)}
+        download={fileName(path)}
+      >
         {downloadLabel}
       </a>
     </li>

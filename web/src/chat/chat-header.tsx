@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { FilesPanelState } from "../artifacts/use-files-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { chatAsMarkdown, downloadText, exportFileName } from "./export-chat.js";
@@ -13,9 +14,8 @@ interface Props {
   groups: MessageGroup[];
   messages: ChatMessage[];
   tokenUsage: ThreadTokenUsage | null;
-  artifactCount: number;
-  artifactsOpen: boolean;
-  onOpenArtifacts: () => void;
+  /** The artifacts panel: shown, or counted on the button that shows it. */
+  files: FilesPanelState;
 }
 
 /** The chat's title, whether a run goes on, the token gauge, exports and the artifacts toggle. */
@@ -26,9 +26,7 @@ export function ChatHeader({
   groups,
   messages,
   tokenUsage,
-  artifactCount,
-  artifactsOpen,
-  onOpenArtifacts,
+  files,
 }: Props): ReactNode {
   const t = useT(chatMessages);
   return (
@@ -66,9 +64,13 @@ export function ChatHeader({
           </button>
         </span>
       )}
-      {threadId && artifactCount > 0 && !artifactsOpen && (
-        <button type="button" className="link-button artifacts-toggle" onClick={onOpenArtifacts}>
-          {t("artifactsToggle", { count: artifactCount })}
+      {threadId && files.count > 0 && !files.open && (
+        <button type="button" className="link-button artifacts-toggle" onClick={files.show}>
+          {t("artifactsToggle", { count: files.count })}
+          {files.unseen > 0 && " "}
+          {files.unseen > 0 && (
+            <span className="badge new-files">{t("artifactsNew", { count: files.unseen })}</span>
+          )}
         </button>
       )}
     </header>

@@ -6,11 +6,12 @@ import { useChatAgent } from "../agents/use-chat-agent.js";
 import type { ModelInfo, ThreadValues } from "../api/types.js";
 import { useReconnect } from "../api/use-reconnect.js";
 import { ArtifactsPanel } from "../artifacts/artifacts-panel.js";
+import { useFilesPanel } from "../artifacts/use-files-panel.js";
 import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { useErrorText } from "../i18n/use-error-text.js";
 import { chatModelChoice, saveChatModel, saveDefaultModel } from "../settings/default-model.js";
-import { chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
+import { type ChatRename, chatPreview, PREVIEW_KEY } from "../threads/thread-list.js";
 import type { UploadControl } from "../uploads/upload-file.js";
 import { cancelActiveRuns, sdkRunKey, useRejoinActiveRun } from "./active-runs.js";
 import { ChatHeader } from "./chat-header.js";
@@ -19,6 +20,7 @@ import { Composer, type Draft } from "./composer.js";
 import { useFollowLatest } from "./follow-latest.js";
 import { type ChatMessage, groupMessages, turnsOf } from "./message-groups.js";
 import { MessageList } from "./message-list.js";
+import { useRenamedTitle } from "./renamed-title.js";
 import { branchThread, prepareRerun } from "./rerun-turn.js";
 import { humanMessage, runConfig, uploadAttachments } from "./send-message.js";
 import { keepStoppedMessages } from "./stopped-messages.js";
@@ -34,6 +36,8 @@ interface Props {
   client: Client;
   initialThreadId: string | null;
   models: ModelInfo[];
+  /** The latest rename from the chat list (of any chat). */
+  rename: ChatRename | null;
   onThreadCreated: (threadId: string) => void;
   onRunFinished: () => void;
   onNewChat: () => void;
@@ -52,6 +56,7 @@ export function ChatView({
   client,
   initialThreadId,
   models,
+  rename,
   onThreadCreated,
   onRunFinished,
   onNewChat,
@@ -115,8 +120,6 @@ export function ChatView({
     false,
     (raw) => raw === "true",
   );
-  // Closed by the user; reopened from the header (new files do not force it open again).
-  const [artifactsOpen, setArtifactsOpen] = useState(true);
   // The message being sent until the server creates its run (onCreated).
   const pendingSend = useRef<{ text: string; files: File[]; shownBefore: number } | null>(null);
   // Set when a send never reached the server: its optimistic bubble (and anything after it) is
@@ -202,7 +205,10 @@ export function ChatView({
   const values = stream.values;
   const artifacts = Array.isArray(values?.artifacts) ? values.artifacts : [];
   const todos = Array.isArray(values?.todos) ? values.todos : [];
-  const title = typeof values?.title === "string" && values.title ? values.title : null;
+  // Closed by the user (or, on a narrow screen, until asked for); reopened from the header.
+  const files = useFilesPanel({ threadId, artifacts, messages, streaming: stream.isLoading });
+  const storedTitle = typeof values?.title === "string" && values.title ? values.title : null;
+  const title = useRenamedTitle(rename, threadId, storedTitle);
   const lastGroup = groups.at(-1);
   const awaitingAnswer = !stream.isLoading && lastGroup?.kind === "clarification";
 
@@ -346,9 +352,7 @@ export function ChatView({
           groups={groups}
           messages={messages}
           tokenUsage={tokenUsage}
-          artifactCount={artifacts.length}
-          artifactsOpen={artifactsOpen}
-          onOpenArtifacts={() => setArtifactsOpen(true)}
+          files={files}
         />
         <div
           className="messages"
@@ -417,13 +421,14 @@ export function ChatView({
           onStop={() => void stop()}
         />
       </section>
-      {threadId && artifactsOpen && (
+      {threadId && files.open && (
         <ArtifactsPanel
           threadId={threadId}
           artifacts={artifacts}
+          uploads={files.uploads}
           streaming={stream.isLoading}
           messages={messages}
-          onClose={() => setArtifactsOpen(false)}
+          onClose={files.hide}
         />
       )}
     </div>

@@ -5,6 +5,7 @@ import { chatMessages } from "../i18n/messages/chat.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
 import type { FollowLatest } from "./follow-latest.js";
 import type { MessageGroup } from "./message-groups.js";
+import { DisclosureMemoryProvider, RememberedDetails } from "./remembered-details.js";
 import { StepsBlock } from "./steps-block.js";
 import type { SubagentProgressMap } from "./subagents/subagent-progress.js";
 import { TurnDuration } from "./usage/turn-duration.js";
@@ -66,29 +67,31 @@ export function MessageList(props: Props): ReactNode {
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div
-      ref={list}
-      className="message-list"
-      data-testid="message-list"
-      data-count={groups.length}
-      style={{ height: total }}
-    >
-      {items.map((item) => {
-        const group = groups[item.index];
-        if (!group) return null;
-        return (
-          <div
-            key={item.key}
-            ref={virtualizer.measureElement}
-            data-index={item.index}
-            className="message-row"
-            style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
-          >
-            <GroupView {...props} group={group} index={item.index} />
-          </div>
-        );
-      })}
-    </div>
+    <DisclosureMemoryProvider>
+      <div
+        ref={list}
+        className="message-list"
+        data-testid="message-list"
+        data-count={groups.length}
+        style={{ height: total }}
+      >
+        {items.map((item) => {
+          const group = groups[item.index];
+          if (!group) return null;
+          return (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className="message-row"
+              style={{ transform: `translateY(${item.start - scrollMargin}px)` }}
+            >
+              <GroupView {...props} group={group} index={item.index} />
+            </div>
+          );
+        })}
+      </div>
+    </DisclosureMemoryProvider>
   );
 }
 
@@ -141,10 +144,10 @@ function GroupView({
         <>
           <div className="message assistant" data-role="assistant">
             {group.reasoning.trim() && (
-              <details className="reasoning">
+              <RememberedDetails className="reasoning" memoryKey={`${group.key}:reasoning`}>
                 <summary>{t("reasoning")}</summary>
                 <div className="plain">{group.reasoning}</div>
-              </details>
+              </RememberedDetails>
             )}
             <MarkdownView text={group.text} />
             {streaming && last && <span className="cursor" aria-hidden="true" />}
@@ -180,7 +183,12 @@ function GroupView({
     case "steps":
       return (
         <>
-          <StepsBlock steps={group.steps} live={streaming && last} subagents={subagents} />
+          <StepsBlock
+            blockKey={group.key}
+            steps={group.steps}
+            live={streaming && last}
+            subagents={subagents}
+          />
           {duration}
         </>
       );

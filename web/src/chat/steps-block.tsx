@@ -3,6 +3,7 @@ import { useT } from "../i18n/locale-context.js";
 import { chatMessages } from "../i18n/messages/chat.js";
 import { MarkdownView } from "../markdown/markdown-view.js";
 import { type Step, toolCallSummary } from "./message-groups.js";
+import { RememberedDetails } from "./remembered-details.js";
 import { SubagentCard } from "./subagents/subagent-card.js";
 import type { SubagentProgressMap } from "./subagents/subagent-progress.js";
 
@@ -48,10 +49,13 @@ function ToolArguments({ args }: { args: Record<string, unknown> }): ReactNode {
 
 /** Reasoning, interim text and tool calls of one stretch of the agent's work. */
 export function StepsBlock({
+  blockKey,
   steps,
   live,
   subagents,
 }: {
+  /** The block's group key: its disclosures are remembered under it. */
+  blockKey: string;
   steps: Step[];
   live: boolean;
   subagents: SubagentProgressMap;
@@ -67,11 +71,15 @@ export function StepsBlock({
       {steps.map((step, index) => {
         if (step.kind === "reasoning") {
           return (
-            // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
-            <details key={index} className="reasoning">
+            <RememberedDetails
+              // biome-ignore lint/suspicious/noArrayIndexKey: steps are positional in their block
+              key={index}
+              className="reasoning"
+              memoryKey={`${blockKey}:reasoning:${index}`}
+            >
               <summary>{t("reasoning")}</summary>
               <div className="plain">{step.text}</div>
-            </details>
+            </RememberedDetails>
           );
         }
         if (step.kind === "text") {
@@ -94,7 +102,12 @@ export function StepsBlock({
               ? "failed"
               : "done";
         return (
-          <details key={step.id} className={`tool-step ${state}`} data-tool={step.name}>
+          <RememberedDetails
+            key={step.id}
+            memoryKey={`tool:${step.id}`}
+            className={`tool-step ${state}`}
+            data-tool={step.name}
+          >
             <summary>
               <span className="tool-state" role="img" aria-label={t(STATE_KEYS[state])}>
                 {STATE_MARK[state]}
@@ -114,7 +127,7 @@ export function StepsBlock({
                 </>
               )}
             </div>
-          </details>
+          </RememberedDetails>
         );
       })}
     </div>

@@ -4,6 +4,8 @@ import { apiJson } from "../api/http.js";
 import type { ModelInfo, ModelList } from "../api/types.js";
 import { useT } from "../i18n/locale-context.js";
 import { scheduledTasksMessages } from "../i18n/messages/scheduled-tasks.js";
+import { type Editing, type Listing, RecordListing } from "../pages/record-listing.js";
+import { type PageNotice, RecordPage } from "../pages/record-page.js";
 import { TaskCard } from "./task-card.js";
 import { TaskForm } from "./task-form.js";
 import {
@@ -16,20 +18,11 @@ import {
   titleOf,
   updateTask,
 } from "./tasks-api.js";
-import "../pages/record-page.css";
 import "./scheduled-tasks.css";
 
 interface Props {
   onOpenThread: (threadId: string) => void;
 }
-
-type Listing =
-  | { state: "loading" }
-  | { state: "ready"; crons: Cron[] }
-  | { state: "disabled" }
-  | { state: "failed"; detail: string };
-
-type Editing = { mode: "none" } | { mode: "create" } | { mode: "edit"; cron: Cron };
 
 /** While the page is open the list is read again this often (next runs move, firings land). */
 const REFRESH_MS = 15_000;
@@ -37,22 +30,24 @@ const REFRESH_MS = 15_000;
 /** Scheduled tasks (crons): list, create, pause, delete, and open a firing's chat. */
 export function ScheduledTasksPage({ onOpenThread }: Props): ReactNode {
   const t = useT(scheduledTasksMessages);
-  const [listing, setListing] = useState<Listing>({ state: "loading" });
-  const [editing, setEditing] = useState<Editing>({ mode: "none" });
+  const [listing, setListing] = useState<Listing<Cron>>({ state: "loading" });
+  const [editing, setEditing] = useState<Editing<Cron>>({ mode: "none" });
   const [models, setModels] = useState<ModelInfo[]>([]);
-  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
+  const [notice, setNotice] = useState<PageNotice | null>(null);
   const [revision, setRevision] = useState(0);
 
   const load = useCallback(async () => {
     try {
       const crons = await listCrons();
-      setListing({ state: "ready", crons });
+      setListing({ state: "ready", items: crons });
       setRevision((value) => value + 1);
     } catch (caught) {
       const info = errorText(caught);
       // 404: the server runs no crons (`crons.enabled: false` serves no cron routes).
       setListing(
-        info.status === 404 ? { state: "disabled" } : { state: "failed", detail: info.text },
+        info.status === 404
+          ? { state: "disabled", detail: null }
+          : { state: "failed", detail: info.text },
       );
     }
   }, []);
@@ -70,7 +65,7 @@ export function ScheduledTasksPage({ onOpenThread }: Props): ReactNode {
 
   const save = async (draft: TaskDraft): Promise<void> => {
     const saved =
-      editing.mode === "edit" ? await updateTask(editing.cron, draft) : await createTask(draft);
+      editing.mode === "edit" ? await updateTask(editing.record, draft) : await createTask(draft);
     setNotice({
       text: t(editing.mode === "edit" ? "saved" : "created", { title: title(saved) }),
       error: false,
@@ -91,88 +86,71 @@ export function ScheduledTasksPage({ onOpenThread }: Props): ReactNode {
   };
 
   return (
-    <section
-      className="page record-page scheduled-tasks-page"
-      aria-labelledby="scheduled-tasks-title"
+    <RecordPage
+      className="scheduled-tasks-page"
+      title={t("title")}
+      intro={t("intro")}
+      notice={notice}
+      actions={
+        listing.state === "ready" && (
+          <>
+            <button type="button" onClick={() => void load()}>
+              {t("refresh")}
+            </button>
+            {editing.mode === "none" && (
+              <button
+                type="button"
+                className="primary"
+                onClick={() => {
+                  setNotice(null);
+                  setEditing({ mode: "create" });
+                }}
+              >
+                {t("newTask")}
+              </button>
+            )}
+          </>
+        )
+      }
     >
-      <header className="page-header">
-        <h1 id="scheduled-tasks-title">{t("title")}</h1>
-        {listing.state === "ready" && (
-          <button type="button" onClick={() => void load()}>
-            {t("refresh")}
-          </button>
-        )}
-        {listing.state === "ready" && editing.mode === "none" && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setNotice(null);
-              setEditing({ mode: "create" });
-            }}
-          >
-            {t("newTask")}
-          </button>
-        )}
-      </header>
-      <div className="page-body">
-        <p className="muted page-intro">{t("intro")}</p>
-        {notice && (
-          <p className={notice.error ? "error" : "page-notice"} role="status">
-            {notice.text}
-          </p>
-        )}
-        {listing.state === "loading" && <p className="muted">…</p>}
-        {listing.state === "disabled" && (
-          <div className="notice-card" role="status">
-            <p>{t("disabled")}</p>
-          </div>
-        )}
-        {listing.state === "failed" && (
-          <p className="error" role="alert">
-            {t("loadFailed")} {listing.detail}
-          </p>
-        )}
-        {editing.mode !== "none" && (
-          <TaskForm
-            key={editing.mode === "edit" ? editing.cron.cron_id : "new"}
-            cron={editing.mode === "edit" ? editing.cron : null}
-            models={models}
+      <RecordListing
+        listing={listing}
+        text={{ disabled: t("disabled"), loadFailed: t("loadFailed"), empty: t("empty") }}
+        form={
+          editing.mode !== "none" && (
+            <TaskForm
+              key={editing.mode === "edit" ? editing.record.cron_id : "new"}
+              cron={editing.mode === "edit" ? editing.record : null}
+              models={models}
+              t={t}
+              onSubmit={save}
+              onCancel={() => setEditing({ mode: "none" })}
+            />
+          )
+        }
+        keyOf={(cron) => cron.cron_id}
+        renderItem={(cron) => (
+          <TaskCard
+            cron={cron}
             t={t}
-            onSubmit={save}
-            onCancel={() => setEditing({ mode: "none" })}
+            revision={revision}
+            onOpenThread={onOpenThread}
+            onToggle={() =>
+              act(
+                () => setTaskEnabled(cron.cron_id, !cron.enabled),
+                t(cron.enabled ? "paused" : "resumed", { title: title(cron) }),
+              )
+            }
+            onEdit={() => {
+              setNotice(null);
+              setEditing({ mode: "edit", record: cron });
+            }}
+            onDelete={() =>
+              act(() => deleteTask(cron.cron_id), t("deleted", { title: title(cron) }))
+            }
           />
         )}
-        {listing.state === "ready" &&
-          (listing.crons.length === 0 ? (
-            editing.mode === "none" && <p className="muted">{t("empty")}</p>
-          ) : (
-            <ul className="record-list">
-              {listing.crons.map((cron) => (
-                <TaskCard
-                  key={cron.cron_id}
-                  cron={cron}
-                  t={t}
-                  revision={revision}
-                  onOpenThread={onOpenThread}
-                  onToggle={() =>
-                    act(
-                      () => setTaskEnabled(cron.cron_id, !cron.enabled),
-                      t(cron.enabled ? "paused" : "resumed", { title: title(cron) }),
-                    )
-                  }
-                  onEdit={() => {
-                    setNotice(null);
-                    setEditing({ mode: "edit", cron });
-                  }}
-                  onDelete={() =>
-                    act(() => deleteTask(cron.cron_id), t("deleted", { title: title(cron) }))
-                  }
-                />
-              ))}
-            </ul>
-          ))}
-      </div>
-    </section>
+      />
+    </RecordPage>
   );
 }

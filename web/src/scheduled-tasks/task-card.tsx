@@ -1,5 +1,6 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { type Translate, useLocale } from "../i18n/locale-context.js";
+import { DeleteConfirm } from "../pages/delete-confirm.js";
 import type { TasksKey } from "./task-form.js";
 import { clockTime, formatInZone, presetOf, weekdayName } from "./task-schedule.js";
 import {
@@ -56,10 +57,6 @@ export function TaskCard(props: Props): ReactNode {
   const [lastRun, setLastRun] = useState<RunSummary | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) cancelRef.current?.focus();
-  }, [confirming]);
   useEffect(() => {
     void revision;
     let current = true;
@@ -126,22 +123,13 @@ export function TaskCard(props: Props): ReactNode {
         <dd>{modelOf(cron) ?? t("modelDefault")}</dd>
       </dl>
       {confirming ? (
-        <fieldset
-          className="record-confirm"
-          onKeyDown={(event) => {
-            if (event.key === "Escape") setConfirming(false);
-          }}
-        >
-          <legend>{t("confirmDelete", { title })}</legend>
-          <div className="record-actions">
-            <button type="button" className="danger" disabled={busy} onClick={() => act(onDelete)}>
-              {t("confirmDeleteYes")}
-            </button>
-            <button ref={cancelRef} type="button" onClick={() => setConfirming(false)}>
-              {t("cancel")}
-            </button>
-          </div>
-        </fieldset>
+        <DeleteConfirm
+          question={t("confirmDelete", { title })}
+          confirmLabel={t("confirmDeleteYes")}
+          cancelLabel={t("cancel")}
+          onConfirm={onDelete}
+          onCancel={() => setConfirming(false)}
+        />
       ) : (
         <div className="record-actions">
           {cron.thread_id !== null && (

@@ -1,8 +1,9 @@
-import { type FormEvent, type ReactNode, useId, useMemo, useState } from "react";
+import { type ReactNode, useId, useMemo, useState } from "react";
 import { errorText } from "../api/error-text.js";
 import type { ModelInfo } from "../api/types.js";
 import { type Translate, useLocale } from "../i18n/locale-context.js";
 import type { scheduledTasksMessages } from "../i18n/messages/scheduled-tasks.js";
+import { Field, ModelField, RecordForm } from "../pages/record-form.js";
 import {
   browserTimeZone,
   clockTime,
@@ -75,8 +76,7 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
     return { cron: cronOf(kind === "daily" ? { kind, ...at } : { kind, weekday, ...at }) };
   };
 
-  const submit = async (event: FormEvent): Promise<void> => {
-    event.preventDefault();
+  const submit = async (): Promise<void> => {
     setProblem(null);
     if (prompt.trim() === "") return setProblem(t("promptRequired"));
     const picked = schedule();
@@ -98,45 +98,38 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
     }
   };
 
-  const titleId = `${id}-title`;
   return (
-    <form
-      className="record-form"
-      noValidate
-      aria-labelledby={titleId}
-      onSubmit={(e) => void submit(e)}
-      // An edit answers the last complaint: it goes until the next submit.
-      onChange={() => setProblem(null)}
+    <RecordForm
+      title={cron ? t("formEditTitle", { title: titleOf(cron) }) : t("formCreateTitle")}
+      problem={problem}
+      onEdited={() => setProblem(null)}
+      onSubmit={submit}
+      saving={saving}
+      submitLabel={cron ? t("save") : t("create")}
+      savingLabel={t("saving")}
+      cancelLabel={t("cancel")}
+      onCancel={onCancel}
     >
-      <h2 id={titleId}>
-        {cron ? t("formEditTitle", { title: titleOf(cron) }) : t("formCreateTitle")}
-      </h2>
-      <div className="field">
-        <label htmlFor={`${id}-taskTitle`}>{t("taskTitle")}</label>
-        <input
-          id={`${id}-taskTitle`}
-          value={title}
-          maxLength={120}
-          aria-describedby={`${id}-title-note`}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <span id={`${id}-title-note`} className="field-note">
-          {t("taskTitleHint")}
-        </span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-prompt`}>{t("prompt")}</label>
-        <textarea
-          id={`${id}-prompt`}
-          value={prompt}
-          rows={4}
-          aria-describedby={`${id}-prompt-note`}
-          onChange={(event) => setPrompt(event.target.value)}
-        />
-        <span id={`${id}-prompt-note`} className="field-note">
-          {t("promptHint")}
-        </span>
-      </div>
+      <Field id={`${id}-taskTitle`} label={t("taskTitle")} note={t("taskTitleHint")}>
+        {(control) => (
+          <input
+            {...control}
+            value={title}
+            maxLength={120}
+            onChange={(event) => setTitle(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field id={`${id}-prompt`} label={t("prompt")} note={t("promptHint")}>
+        {(control) => (
+          <textarea
+            {...control}
+            value={prompt}
+            rows={4}
+            onChange={(event) => setPrompt(event.target.value)}
+          />
+        )}
+      </Field>
       <fieldset className="field">
         <legend>{t("repeat")}</legend>
         <div className="task-presets">
@@ -154,93 +147,91 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
         </div>
         <div className="task-when">
           {kind === "hourly" && (
-            <div className="field">
-              <label htmlFor={`${id}-minute`}>{t("minute")}</label>
-              <input
-                id={`${id}-minute`}
-                type="number"
-                min={0}
-                max={59}
-                value={minute}
-                onChange={(event) => setMinute(event.target.value)}
-              />
-            </div>
+            <Field id={`${id}-minute`} label={t("minute")}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  min={0}
+                  max={59}
+                  value={minute}
+                  onChange={(event) => setMinute(event.target.value)}
+                />
+              )}
+            </Field>
           )}
           {kind === "weekly" && (
-            <div className="field">
-              <label htmlFor={`${id}-weekday`}>{t("weekday")}</label>
-              <select
-                id={`${id}-weekday`}
-                value={weekday}
-                onChange={(event) => setWeekday(Number(event.target.value))}
-              >
-                {[1, 2, 3, 4, 5, 6, 0].map((day) => (
-                  <option key={day} value={day}>
-                    {weekdayName(day, locale)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <Field id={`${id}-weekday`} label={t("weekday")}>
+              {(control) => (
+                <select
+                  {...control}
+                  value={weekday}
+                  onChange={(event) => setWeekday(Number(event.target.value))}
+                >
+                  {[1, 2, 3, 4, 5, 6, 0].map((day) => (
+                    <option key={day} value={day}>
+                      {weekdayName(day, locale)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
           )}
           {(kind === "daily" || kind === "weekly") && (
-            <div className="field">
-              <label htmlFor={`${id}-time`}>{t("time")}</label>
-              <input
-                id={`${id}-time`}
-                type="time"
-                value={time}
-                onChange={(event) => setTime(event.target.value)}
-              />
-            </div>
+            <Field id={`${id}-time`} label={t("time")}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="time"
+                  value={time}
+                  onChange={(event) => setTime(event.target.value)}
+                />
+              )}
+            </Field>
           )}
           {kind === "cron" && (
-            <div className="field task-cron">
-              <label htmlFor={`${id}-cronExpression`}>{t("cronExpression")}</label>
-              <input
-                id={`${id}-cronExpression`}
-                value={expression}
-                spellCheck={false}
-                autoComplete="off"
-                aria-describedby={`${id}-cron-note`}
-                onChange={(event) => setExpression(event.target.value)}
-              />
-              <span id={`${id}-cron-note`} className="field-note">
-                {t("cronHint")}
-              </span>
-            </div>
+            <Field
+              id={`${id}-cronExpression`}
+              label={t("cronExpression")}
+              note={t("cronHint")}
+              className="task-cron"
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  value={expression}
+                  spellCheck={false}
+                  autoComplete="off"
+                  onChange={(event) => setExpression(event.target.value)}
+                />
+              )}
+            </Field>
           )}
         </div>
       </fieldset>
       <div className="task-row">
-        <div className="field">
-          <label htmlFor={`${id}-timezoneLabel`}>{t("timezoneLabel")}</label>
-          <select
-            id={`${id}-timezoneLabel`}
-            value={timezone}
-            onChange={(event) => setTimezone(event.target.value)}
-          >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-modelLabel`}>{t("modelLabel")}</label>
-          <select
-            id={`${id}-modelLabel`}
-            value={model}
-            onChange={(event) => setModel(event.target.value)}
-          >
-            <option value="">{t("modelDefault")}</option>
-            {models.map((entry) => (
-              <option key={entry.name} value={entry.name}>
-                {entry.display_name ?? entry.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field id={`${id}-timezoneLabel`} label={t("timezoneLabel")}>
+          {(control) => (
+            <select
+              {...control}
+              value={timezone}
+              onChange={(event) => setTimezone(event.target.value)}
+            >
+              {zones.map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <ModelField
+          label={t("modelLabel")}
+          defaultLabel={t("modelDefault")}
+          models={models}
+          value={model}
+          onChange={setModel}
+        />
       </div>
       {!cron && (
         <fieldset className="field">
@@ -265,19 +256,6 @@ export function TaskForm({ cron, models, t, onSubmit, onCancel }: Props): ReactN
           </label>
         </fieldset>
       )}
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="record-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? t("saving") : cron ? t("save") : t("create")}
-        </button>
-        <button type="button" onClick={onCancel}>
-          {t("cancel")}
-        </button>
-      </div>
-    </form>
+    </RecordForm>
   );
 }

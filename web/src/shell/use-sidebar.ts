@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
+import { NARROW_QUERY, useNarrowScreen } from "./use-narrow-screen.js";
 
-/** Below this width the sidebar is a drawer over the page (styles.css has the same number). */
-const NARROW_QUERY = "(max-width: 800px)";
 const COLLAPSED_KEY = "fawn.sidebar.collapsed";
 
 export interface SidebarState {
@@ -25,16 +24,9 @@ function savedCollapsed(): boolean {
 }
 
 export function useSidebar(): SidebarState {
-  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW_QUERY).matches);
+  const narrow = useNarrowScreen();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(savedCollapsed);
-
-  useEffect(() => {
-    const media = window.matchMedia(NARROW_QUERY);
-    const onChange = (): void => setNarrow(media.matches);
-    media.addEventListener("change", onChange);
-    return () => media.removeEventListener("change", onChange);
-  }, []);
 
   useEffect(() => {
     if (!drawerOpen) return;

@@ -11,15 +11,30 @@ import "./threads.css";
 export { chatPreview, PREVIEW_KEY, type ThreadSummary } from "./thread-summary.js";
 export { type ThreadListState, useThreadList } from "./use-thread-list.js";
 
+/** A chat renamed from the list; `title` null: the rename failed and was taken back. */
+export interface ChatRename {
+  threadId: string;
+  title: string | null;
+}
+
 interface Props {
   list: ThreadListState;
   client: Client;
   activeThreadId: string | null;
   onOpen: (threadId: string) => void;
   onDeleted: (threadId: string) => void;
+  /** Told at once, before the server confirms, so an open chat's header can follow. */
+  onRenamed: (rename: ChatRename) => void;
 }
 
-export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: Props): ReactNode {
+export function ThreadList({
+  list,
+  client,
+  activeThreadId,
+  onOpen,
+  onDeleted,
+  onRenamed,
+}: Props): ReactNode {
   const t = useT(threadsMessages);
   const [actionError, setActionError] = useState<string | null>(null);
   const [query, setQuery] = useState("");
@@ -45,11 +60,13 @@ export function ThreadList({ list, client, activeThreadId, onOpen, onDeleted }: 
   const rename = async (thread: ThreadSummary, title: string): Promise<void> => {
     const before = thread.title;
     list.retitle(thread.threadId, title);
+    onRenamed({ threadId: thread.threadId, title });
     try {
       await client.threads.updateState(thread.threadId, { values: { title } });
       setActionError(null);
     } catch (caught) {
       if (before !== null) list.retitle(thread.threadId, before);
+      onRenamed({ threadId: thread.threadId, title: null });
       const info = errorText(caught);
       setActionError(
         info.status === 409 ? t("renameBusy") : t("renameFailed", { reason: info.text }),

@@ -3,6 +3,7 @@ import { useT } from "../../i18n/locale-context.js";
 import { chatActivityMessages } from "../../i18n/messages/chat-activity.js";
 import { MarkdownView } from "../../markdown/markdown-view.js";
 import type { Step } from "../message-groups.js";
+import { RememberedDetails } from "../remembered-details.js";
 import { formatElapsed, useNow } from "../usage/elapsed.js";
 import { type SubagentProgress, type SubagentState, stateFromStatus } from "./subagent-progress.js";
 import "./subagents.css";
@@ -84,7 +85,12 @@ export function SubagentCard({
   const error = errorText(step, progress);
   const steps = progress?.steps ?? [];
   return (
-    <details className={`subagent-card ${state}`} data-testid="subagent-card" data-state={state}>
+    <RememberedDetails
+      memoryKey={`subagent:${step.id}`}
+      className={`subagent-card ${state}`}
+      data-testid="subagent-card"
+      data-state={state}
+    >
       <summary>
         <span className="subagent-mark" aria-hidden="true">
           {STATE_MARK[state]}
@@ -125,6 +131,6 @@ export function SubagentCard({
           <p className="muted small">{t("subagentNoResult")}</p>
         )}
       </div>
-    </details>
+    </RememberedDetails>
   );
 }
