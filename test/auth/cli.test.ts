@@ -51,7 +51,9 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-describe("fawn user / fawn token", () => {
+// Each CLI call starts a Node process that loads the TypeScript sources through tsx: seconds
+// apiece, many more when other test files share the machine's cores.
+describe("fawn user / fawn token", { timeout: 120_000 }, () => {
   let token = "";
 
   it("adds a user from stdin and refuses a duplicate or a short password", async () => {

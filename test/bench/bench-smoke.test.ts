@@ -19,6 +19,8 @@ interface BenchOutput {
 
 let dir: string;
 let output: BenchOutput;
+/** The bench's process group (its servers, Redis and Chromium included), killed if left over. */
+let benchGroup: number | undefined;
 
 async function runQuickBench(out: string): Promise<Omit<BenchOutput, "report">> {
   const child = spawn(
@@ -27,8 +29,10 @@ async function runQuickBench(out: string): Promise<Omit<BenchOutput, "report">> 
     {
       cwd: join(import.meta.dirname, "../.."),
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     },
   );
+  benchGroup = child.pid;
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -38,6 +42,7 @@ async function runQuickBench(out: string): Promise<Omit<BenchOutput, "report">> 
     stderr += chunk;
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  benchGroup = undefined;
   return { code, stdout, stderr };
 }
 
@@ -54,9 +59,19 @@ beforeAll(async () => {
   const out = join(dir, "latest.md");
   const result = await runQuickBench(out);
   output = { ...result, report: await readFile(out, "utf8").catch(() => "") };
-}, 180_000);
+  // Every script, tiny as each is, starts servers and processes of its own: minutes when other
+  // test files share the machine.
+}, 600_000);
 
 afterAll(async () => {
+  // A run cut short by the timeout must not leave the bench's servers running.
+  if (benchGroup !== undefined) {
+    try {
+      process.kill(-benchGroup, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -80,7 +80,10 @@ export async function startServedGateway(
     async close() {
       await server.close();
       await fawn.close();
-      if (options.home === undefined) await rm(home, { recursive: true, force: true });
+      // A run interrupted mid-start can still be writing its thread's skills view after close()
+      // (its beforeAgent step does not watch the abort); retrying outlasts those last writes.
+      if (options.home === undefined)
+        await rm(home, { recursive: true, force: true, maxRetries: 10 });
     },
   };
 }
