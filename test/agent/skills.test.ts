@@ -278,6 +278,14 @@ describe("skill catalog", () => {
 
     await syncThreadSkillsView(paths, scope, [], logger);
     expect(await listFiles(view)).toEqual([]);
+
+    // A cancelled run (or one a shutdown interrupts) writes nothing more into the view.
+    const stopped = new AbortController();
+    stopped.abort(new Error("run cancelled"));
+    await expect(
+      syncThreadSkillsView(paths, scope, await catalog.enabled("alice"), logger, stopped.signal),
+    ).rejects.toThrow("run cancelled");
+    expect(await listFiles(view)).toEqual([]);
   });
 });
 

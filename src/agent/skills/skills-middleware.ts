@@ -61,12 +61,20 @@ export function createSkillsMiddleware(options: SkillsMiddlewareOptions): AgentM
       if (!options.projectView || !runtime.threadId) return undefined;
       const scope = { userId: runtime.userId, threadId: runtime.threadId };
       try {
-        const changes = await syncThreadSkillsView(options.paths, scope, options.skills, logger);
+        const changes = await syncThreadSkillsView(
+          options.paths,
+          scope,
+          options.skills,
+          logger,
+          runtime.config.signal,
+        );
         runtime.record("beforeAgent", "skills_view_synced", {
           skills: options.skills.map((skill) => skill.name),
           ...changes,
         });
       } catch (error) {
+        // Stopped by the run's cancellation: the graph ends the run itself.
+        if (runtime.config.signal?.aborted) return undefined;
         // Without a fresh view the agent still runs; it may see an outdated skill list.
         logger.warn({ ...scope, error: describeError(error) }, "skills view sync failed");
       }

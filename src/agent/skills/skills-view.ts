@@ -37,9 +37,12 @@ export async function syncThreadSkillsView(
   scope: ThreadScope,
   skills: readonly Skill[],
   logger: Logger,
+  /** The run's: a cancelled or shut-down run stops writing (the next run's sync completes it). */
+  signal?: AbortSignal,
 ): Promise<SkillsViewChanges> {
   const viewDir = threadSkillsViewDir(paths, scope);
   return viewLocks.runExclusive(viewDir, async () => {
+    signal?.throwIfAborted();
     const expected = new Map<string, ProjectedFile>();
     for (const skill of skills) {
       const files = skill.stored
@@ -54,8 +57,10 @@ export async function syncThreadSkillsView(
     await mkdir(viewDir, { recursive: true });
     let written = 0;
     for (const [rel, file] of expected) {
+      signal?.throwIfAborted();
       if (await publishIfChanged(join(viewDir, rel), file)) written += 1;
     }
+    signal?.throwIfAborted();
     const removed = await removeUnexpected(viewDir, expected);
     return { written, removed };
   });
