@@ -31,6 +31,12 @@ export interface SubscribeOptions {
    * form) replay from the earliest retained event.
    */
   lastEventId?: string | null;
+  /**
+   * Without `lastEventId`: read from the run's first event ever, and get a `gap` if the window has
+   * moved past it (default: from the earliest retained event, whatever it is). For a response to
+   * the request that created the run, which must see every event or be told it did not.
+   */
+  fromFirst?: boolean;
   /** A heartbeat item is yielded after this long without events (default 15 000 ms). */
   heartbeatMs?: number;
   /** Ends the iteration when aborted. */

@@ -174,6 +174,21 @@ export function describeStreamBridge(
         expect(eventIds(await readAll(bridge))).toEqual(ids.slice(6));
       });
 
+      it("from the first event: the whole stream while its first event is retained", async () => {
+        const bridge = await open({ queueMaxSize: 4 });
+        const ids = await publishMany(bridge, 3);
+        await bridge.publishEnd(perTest.runId);
+        expect(eventIds(await readAll(bridge, { fromFirst: true }))).toEqual(ids);
+      });
+
+      it("from the first event: a gap once the window has moved past it", async () => {
+        const bridge = await open({ queueMaxSize: 4 });
+        await publishMany(bridge, 10);
+        await bridge.publishEnd(perTest.runId);
+        // The run's first events are gone: the subscriber is told, not handed the rest as whole.
+        expect(kinds(await readAll(bridge, { fromFirst: true }))).toEqual(["gap"]);
+      });
+
       it("sends a gap and stops when a live subscriber falls behind the window", async () => {
         const bridge = await open({ queueMaxSize: 4 });
         const iterator = bridge

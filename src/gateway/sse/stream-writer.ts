@@ -71,6 +71,8 @@ export class RunStreamWriter {
   private settle: (outcome: StreamOutcome) => void = () => undefined;
   private readonly flushAtTurnEnd = (): void => this.flush();
 
+  /** Subscribed at creation (`hold`): read from the run's first event. */
+  private held = false;
   /** Where frames go: set by `run` (the response's first read decides which sink). */
   private sink: ChunkSink | null = null;
 
@@ -85,6 +87,7 @@ export class RunStreamWriter {
    */
   hold(): void {
     if (this.watch || this.ended) return;
+    this.held = true;
     this.watch = this.openWatch();
   }
 
@@ -126,6 +129,8 @@ export class RunStreamWriter {
       this.o.runId,
       {
         lastEventId: this.o.lastEventId,
+        // A run this request created: from its first event, or a gap saying what was missed.
+        ...(this.held ? { fromFirst: true } : {}),
         heartbeatMs: this.o.heartbeatMs,
         signal: this.abort.signal,
       },

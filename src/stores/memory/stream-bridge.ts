@@ -151,7 +151,10 @@ export class MemoryStreamBridge implements StreamBridge {
    */
   watch(runId: string, options: SubscribeOptions, onItem: (item: WatchItem) => void): StreamWatch {
     const stream = this.streamFor(runId);
-    const start = locateCursor(stream, options.lastEventId ?? null);
+    const start =
+      options.fromFirst && !options.lastEventId
+        ? { offset: 0, lastSeenId: null }
+        : locateCursor(stream, options.lastEventId ?? null);
     return new Watcher(
       stream,
       start,

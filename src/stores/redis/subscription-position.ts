@@ -33,7 +33,12 @@ export type Step =
   | { kind: "read"; entries: StoredEntry[]; position: FollowPosition }
   | { kind: "gap"; gap: StreamGap };
 
-export function initialPosition(lastEventId: string | null | undefined): Position {
+export function initialPosition(
+  lastEventId: string | null | undefined,
+  fromFirst = false,
+): Position {
+  // From the first entry ever written: a window already past it is a gap (see `fromFollow`).
+  if (fromFirst && !lastEventId) return follow(ORIGIN_ID, null, null);
   // A cursor of another form never reaches Redis: the contract says replay, not a server error.
   const cursor = lastEventId ? parseEventId(lastEventId) : null;
   return cursor ? { mode: "verify", cursor } : { mode: "earliest" };

@@ -53,7 +53,7 @@ export async function* subscribeToStream(
   // BLOCK 0 would mean "forever" to Redis; a heartbeat interval is at least 1 ms.
   const heartbeatMs = Math.max(1, Math.ceil(options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS));
   const stopped = (): boolean => host.isClosed() || (signal?.aborted ?? false);
-  let position: Position = initialPosition(options.lastEventId);
+  let position: Position = initialPosition(options.lastEventId, options.fromFirst === true);
   let failures = 0;
   let blocking: Redis | undefined;
 
