@@ -115,6 +115,7 @@ describe("loadConfig sources", () => {
         heartbeat_enabled: true,
         shutdown_timeout_seconds: 5,
         recovery_interval_seconds: 1,
+        workers: 0,
       },
       server: {
         port: 2026,
