@@ -5,7 +5,7 @@ import type { WriteFence } from "../../ports/write-fence.js";
 import { threadEventsLockQuery } from "./advisory-locks.js";
 import { type EncodedEvent, encodeEvent } from "./event-codec.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
-import { fenceReadQuery } from "./sql-fence.js";
+import { fenceReadQuery, ownedByWriter } from "./sql-fence.js";
 import { sqlStatement } from "./sql-text.js";
 
 /**
@@ -90,16 +90,6 @@ function insertText(
   // PostgreSQL's remainders come in any size (see `postgresChunkSizes`): only full chunks repeat.
   if (dialect === "sqlite" || rows === MAX_INSERT_ROWS.postgres) insertTexts.set(key, full);
   return full;
-}
-
-/**
- * The write fence inside an INSERT … SELECT: rows are inserted only while the run's row names the
- * writer as its owner. Its two parameters (run id, worker id) come last; `first` is PostgreSQL's
- * number of the first.
- */
-function ownedByWriter(dialect: SqlDialectName, first: number): string {
-  const [run, worker] = dialect === "sqlite" ? ["?", "?"] : [`$${first}`, `$${first + 1}`];
-  return `exists (select 1 from runs where run_id = ${run} and owner_worker_id = ${worker})`;
 }
 
 /**

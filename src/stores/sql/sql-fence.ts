@@ -16,6 +16,16 @@ export function fenceReadQuery(dialect: SqlDialectName, fence: WriteFence): Comp
       ]);
 }
 
+/**
+ * The write fence inside an INSERT … SELECT: rows are inserted only while the run's row names the
+ * writer as its owner. Its two parameters (run id, worker id) come last; `first` is PostgreSQL's
+ * number of the first.
+ */
+export function ownedByWriter(dialect: SqlDialectName, first: number): string {
+  const [run, worker] = dialect === "sqlite" ? ["?", "?"] : [`$${first}`, `$${first + 1}`];
+  return `exists (select 1 from runs where run_id = ${run} and owner_worker_id = ${worker})`;
+}
+
 /** Throws unless the fence's read found the writer as the owner. */
 export function checkFenceRead(
   result: QueryResult<unknown> | undefined,

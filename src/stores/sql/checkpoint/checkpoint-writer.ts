@@ -6,8 +6,8 @@ import type { CheckpointAddress } from "./checkpoint-config.js";
 import { type PlannedList, planListVersion } from "./list-plan.js";
 import type { ListStore } from "./list-store.js";
 import type { EncodedElement } from "./list-values.js";
-import { readPutBase, storedKey } from "./put-base.js";
-import { type FinalBatch, insertPutRows } from "./put-statements.js";
+import { type PutBase, readPutBase, storedKey } from "./put-base.js";
+import { type FinalBatch, insertPutRows, type PutRows } from "./put-statements.js";
 
 /** A channel value to store at a new version, serialized before the transaction starts. */
 export type EncodedChannel =
@@ -37,6 +37,20 @@ export interface PutResult {
 
 const utf8 = new TextEncoder();
 
+/** A put's rows, planned against what is already stored. */
+export interface PlannedPut {
+  rows: PutRows;
+  /** The checkpoint's `{channel: list_id}`: the delta bases of its children. */
+  listRefs: Record<string, string>;
+  result: PutResult;
+}
+
+/** Plans a list channel's new version against its base list (`planListVersion` over a reader). */
+export type ListPlanner = (
+  baseId: string | undefined,
+  elements: readonly EncodedElement[],
+) => Promise<PlannedList>;
+
 /**
  * The body of `put`, run inside the thread's write transaction: one read (stored versions and
  * the parent's list ids), then every row inserted together (see `insertPutRows`). A list channel
@@ -50,14 +64,28 @@ export async function writeCheckpoint(
   finish: FinalBatch,
   lists: ListStore,
   put: EncodedCheckpoint,
-): Promise<PutResult> {
-  const { threadId, ns } = put.address;
-  const { stored, parentLists, queried } = await readPutBase(
+): Promise<PlannedPut> {
+  const base = await readPutBase(
     trx,
     put.address,
     put.parentId,
     put.newValues.map((value) => value.version),
   );
+  const planned = await planPut(put, base, (baseId, elements) =>
+    planListVersion(trx, lists, put.address.threadId, baseId, elements),
+  );
+  await insertPutRows(dialect, finish, planned.rows, base.queried || put.fenced);
+  return planned;
+}
+
+/** Every row of a put, given what is stored already (`PutBase`); writes nothing. */
+export async function planPut(
+  put: EncodedCheckpoint,
+  base: Pick<PutBase, "stored" | "parentLists">,
+  planList: ListPlanner,
+): Promise<PlannedPut> {
+  const { threadId, ns } = put.address;
+  const { stored, parentLists } = base;
   const written = new Set(put.newValues.map((value) => value.channel));
   // The checkpoint's own list ids: carried over from the parent, or written below. They are the
   // delta bases of its children.
@@ -89,13 +117,7 @@ export async function writeCheckpoint(
     } else if (value.kind === "empty") {
       blobs.push({ ...row, ...empty, version: value.version, kind: "empty" });
     } else {
-      const list = await planListVersion(
-        trx,
-        lists,
-        threadId,
-        parentLists[value.channel],
-        value.elements,
-      );
+      const list = await planList(parentLists[value.channel], value.elements);
       result.lists.push(list);
       result.bytes += list.bytes;
       listRefs[value.channel] = list.listId;
@@ -103,10 +125,12 @@ export async function writeCheckpoint(
     }
   }
   const listRefsText = JSON.stringify(listRefs);
-  await insertPutRows(
-    dialect,
-    finish,
-    {
+  result.bytes +=
+    put.checkpointData.byteLength + put.metadataData.byteLength + utf8.encode(listRefsText).length;
+  return {
+    listRefs,
+    result,
+    rows: {
       messages: uniqueMessageRows(result.lists),
       lists: result.lists.map((list) => list.listRow),
       blobs,
@@ -122,11 +146,7 @@ export async function writeCheckpoint(
         list_refs: listRefsText,
       },
     },
-    queried || put.fenced,
-  );
-  result.bytes +=
-    put.checkpointData.byteLength + put.metadataData.byteLength + utf8.encode(listRefsText).length;
-  return result;
+  };
 }
 
 /** Two list channels of one put may hold the same message: one row (PostgreSQL rejects twins). */

@@ -64,7 +64,8 @@ export async function readPutBase(
   return base;
 }
 
-function parseListRefs(text: string | null): Record<string, string> {
+/** A checkpoint row's `list_refs` column as `{channel: list_id}`. */
+export function parseListRefs(text: string | null): Record<string, string> {
   if (text === null) return {};
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};

@@ -42,18 +42,10 @@ export async function insertPutRows(
 ): Promise<void> {
   const inserts = [
     ...[...chunked(rows.messages, LOOKUP_CHUNK)].map((part) =>
-      // Another branch of the thread may have stored the same message already.
-      insertText(MESSAGES, part, ' on conflict ("thread_id", "message_hash") do nothing'),
+      insertText(MESSAGES, part, MESSAGES_KEEP),
     ),
     ...[...chunked(rows.lists, LOOKUP_CHUNK)].map((part) => insertText(LISTS, part, "")),
-    ...[...chunked(rows.blobs, LOOKUP_CHUNK)].map((part) =>
-      // A version names one value: one already stored is kept.
-      insertText(
-        BLOBS,
-        part,
-        ' on conflict ("thread_id", "checkpoint_ns", "channel", "version") do nothing',
-      ),
-    ),
+    ...[...chunked(rows.blobs, LOOKUP_CHUNK)].map((part) => insertText(BLOBS, part, BLOBS_KEEP)),
   ];
   const checkpoint = insertText(CHECKPOINTS, [rows.checkpoint], CHECKPOINT_UPSERT);
   if (dialect === "postgres" && inserts.length <= MAX_COMBINED_INSERTS) {
@@ -68,6 +60,46 @@ export async function insertPutRows(
     afterStatements,
   );
 }
+
+/** A condition every statement of a one-batch put carries: SQL with `?` slots, and its values. */
+export interface PutGuard {
+  condition: string;
+  params: unknown[];
+}
+
+/**
+ * SQLite: a whole put as statements for one self-contained batch (its own transaction, one
+ * message to the worker), the checkpoint's upsert last. With a guard every INSERT is an
+ * `INSERT … SELECT … WHERE guard`: when the guard fails nothing is written, and the checkpoint
+ * statement reports no change.
+ */
+export function oneBatchPutStatements(rows: PutRows, guard: PutGuard | null): CompiledQuery[] {
+  const guarded = (insert: { text: string; params: unknown[] }, suffix: string) => {
+    if (guard === null) return sqlStatement("sqlite", `${insert.text}${suffix}`, insert.params);
+    const asSelect = insert.text.replace(" values ", " select * from (values ");
+    return sqlStatement("sqlite", `${asSelect}) where ${guard.condition}${suffix}`, [
+      ...insert.params,
+      ...guard.params,
+    ]);
+  };
+  return [
+    ...[...chunked(rows.messages, LOOKUP_CHUNK)].map((part) =>
+      guarded(insertText(MESSAGES, part, ""), MESSAGES_KEEP),
+    ),
+    ...[...chunked(rows.lists, LOOKUP_CHUNK)].map((part) =>
+      guarded(insertText(LISTS, part, ""), ""),
+    ),
+    ...[...chunked(rows.blobs, LOOKUP_CHUNK)].map((part) =>
+      guarded(insertText(BLOBS, part, ""), BLOBS_KEEP),
+    ),
+    guarded(insertText(CHECKPOINTS, [rows.checkpoint], ""), CHECKPOINT_UPSERT),
+  ];
+}
+
+// Another branch of the thread may have stored the same message already.
+const MESSAGES_KEEP = ' on conflict ("thread_id", "message_hash") do nothing';
+// A version names one value: one already stored is kept.
+const BLOBS_KEEP = ' on conflict ("thread_id", "checkpoint_ns", "channel", "version") do nothing';
 
 /** A table's name and the columns a put writes, in order. */
 interface TableColumns<Row> {

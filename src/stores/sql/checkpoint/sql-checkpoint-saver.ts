@@ -21,14 +21,28 @@ import { nextChannelVersion, versionKey } from "./channel-version.js";
 import { checkpointConfig, readAddress, requireAddress } from "./checkpoint-config.js";
 import { decodeCheckpoint } from "./checkpoint-decoder.js";
 import { type CheckpointRow, type LoadedCheckpoint, loadCheckpoints } from "./checkpoint-loader.js";
-import { type EncodedChannel, writeCheckpoint } from "./checkpoint-writer.js";
+import {
+  type EncodedChannel,
+  type EncodedCheckpoint,
+  type PlannedPut,
+  writeCheckpoint,
+} from "./checkpoint-writer.js";
 import { ElementCodec, type ElementCodecOptions } from "./element-codec.js";
 import { FencedCheckpointSaver } from "./fenced-checkpoint-saver.js";
 import { listCheckpoints } from "./list-checkpoints.js";
 import { ListStore, type ListStoreOptions } from "./list-store.js";
+import { putInOneBatch } from "./one-batch-put.js";
 import { writePendingWrites } from "./pending-writes.js";
+import { parseListRefs } from "./put-base.js";
 import type { FinalBatch } from "./put-statements.js";
 import { lockThreadCheckpoints } from "./thread-lock.js";
+import { WeightedLru } from "./weighted-lru.js";
+
+/** Entries (one per list channel, plus one) of the checkpoints' list ids kept for puts. */
+const CACHED_CHECKPOINT_LISTS = 200_000;
+
+const checkpointKey = (threadId: string, ns: string, checkpointId: string): string =>
+  `${threadId}\u0000${ns}\u0000${checkpointId}`;
 
 const HEAD_ROW =
   "select * from checkpoints where thread_id = ? and checkpoint_ns = ? order by checkpoint_id desc limit 1";
@@ -73,6 +87,15 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
   private readonly listChannels: ReadonlySet<string>;
   private readonly onBytesWritten: SqlCheckpointSaverOptions["onBytesWritten"];
   private readonly onListEncoded: SqlCheckpointSaverOptions["onListEncoded"];
+  /**
+   * `{channel: list_id}` of checkpoints this process wrote or read, so a put whose parent is
+   * among them needs no read (see `putInOneBatch`). Rows are immutable: an entry can outlive its
+   * checkpoint (a deleted thread), which the put's guard then notices, but never be wrong.
+   */
+  private readonly checkpointLists = new WeightedLru<string, Record<string, string>>(
+    CACHED_CHECKPOINT_LISTS,
+    (refs) => Object.keys(refs).length + 1,
+  );
 
   constructor(
     private readonly database: SqlDatabase,
@@ -108,7 +131,13 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
       const [row] = rows;
       return row === undefined ? [] : this.load(trx, threadId, [row]);
     });
-    return loaded === undefined ? undefined : this.decode(loaded);
+    if (loaded === undefined) return undefined;
+    const { row } = loaded;
+    this.checkpointLists.set(
+      checkpointKey(threadId, row.checkpoint_ns, row.checkpoint_id),
+      parseListRefs(row.list_refs),
+    );
+    return this.decode(loaded);
   }
 
   async *list(
@@ -153,19 +182,24 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
       ]);
     const { threadId, ns } = address;
     const { fence } = options;
-    const result = await this.write(threadId, "put a checkpoint", fence, (trx, finish) =>
-      writeCheckpoint(trx, this.database.dialect, finish, this.lists, {
-        address: { threadId, ns, checkpointId: prepared.id },
-        parentId: address.checkpointId,
-        checkpointType,
-        checkpointData,
-        metadataType,
-        metadataData,
-        channels: Object.keys(prepared.channel_versions),
-        newValues,
-        fenced: fence !== undefined,
-      }),
-    );
+    const encoded: EncodedCheckpoint = {
+      address: { threadId, ns, checkpointId: prepared.id },
+      parentId: address.checkpointId,
+      checkpointType,
+      checkpointData,
+      metadataType,
+      metadataData,
+      channels: Object.keys(prepared.channel_versions),
+      newValues,
+      fenced: fence !== undefined,
+    };
+    const planned =
+      (await this.putWithoutReads(encoded, fence)) ??
+      (await this.write(threadId, "put a checkpoint", fence, (trx, finish) =>
+        writeCheckpoint(trx, this.database.dialect, finish, this.lists, encoded),
+      ));
+    this.checkpointLists.set(checkpointKey(threadId, ns, prepared.id), planned.listRefs);
+    const { result } = planned;
     // The next put of this thread diffs against these refs and the next read decodes these
     // elements; both are immutable (fresh list ids, content-addressed elements), so caching
     // them can never go stale.
@@ -270,6 +304,26 @@ export class SqlCheckpointSaver extends BaseCheckpointSaver implements Fenceable
       () => this.getNextVersion(undefined),
       (refs, from) =>
         this.codec.decodeList(from.row.thread_id, refs, from.decodings, from.elements),
+    );
+  }
+
+  /**
+   * SQLite, outside a caller's transaction, with the parent's list ids known: the put in one
+   * batch. Null when it does not apply or the parent has gone (then the general path runs).
+   */
+  private putWithoutReads(
+    put: EncodedCheckpoint,
+    fence: WriteFence | undefined,
+  ): Promise<PlannedPut | null> {
+    if (this.database.dialect !== "sqlite" || !this.outermost()) return Promise.resolve(null);
+    const { threadId, ns } = put.address;
+    const parentLists =
+      put.parentId === undefined
+        ? {}
+        : this.checkpointLists.get(checkpointKey(threadId, ns, put.parentId));
+    if (parentLists === undefined) return Promise.resolve(null);
+    return withStoreErrors("put a checkpoint", () =>
+      putInOneBatch(this.database, this.lists, put, parentLists, fence),
     );
   }
 
