@@ -28,7 +28,7 @@ export async function putInOneBatch(
   parentLists: Record<string, string>,
   fence: WriteFence | undefined,
 ): Promise<PlannedPut | null> {
-  const { threadId, ns } = put.address;
+  const { threadId } = put.address;
   const planned = await planPut(put, { stored: new Map(), parentLists }, (baseId, elements) =>
     // A base list not in memory is read outside the batch: list rows never change.
     planListVersion(database.db, lists, threadId, baseId, elements),
