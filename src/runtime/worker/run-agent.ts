@@ -1,4 +1,5 @@
 import { raceCancellation, spawnTask, type Task, throwIfCancelled } from "../../core/async/task.js";
+import { runUrgent } from "../../core/async/urgency.js";
 import { describeError, isCancelledError, isOwnershipLostError } from "../../core/errors.js";
 import { rootLogger } from "../../core/logger.js";
 import { DEFAULT_USER_ID } from "../../core/paths.js";
@@ -115,7 +116,12 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       manager.waitForPriorFinalizing(record.threadId, record.runId, record.abortSignal),
       hostSignal,
     );
-    const started = await raceCancellation(manager.tryStart(record.runId), hostSignal);
+    // Starting is the rest of admission: the first SSE event waits for these two writes, so they
+    // go before queued background store work, as admission's own do (see `runUrgent`).
+    const started = await raceCancellation(
+      runUrgent(() => manager.tryStart(record.runId)),
+      hostSignal,
+    );
     if (started !== "started") {
       if (record.aborted) f.cancellation = record.abortAction;
       return;
@@ -124,13 +130,14 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
     f.trace?.started();
     f.leaseStarted = await bridge.startProducerLease(record.runId);
     if (!record.ownershipLost) {
-      await ctx.threadStore
-        ?.updateStatus(record.threadId, "busy", manager.nowIso(), f.fenced)
-        .catch((error: unknown) => {
-          // Refused by the fence: rethrown, so the run is fenced below, not failed.
-          if (isOwnershipLostError(error)) throw error;
-          f.logger.warn({ error: describeError(error) }, "thread status update failed");
-        });
+      const threads = ctx.threadStore;
+      await runUrgent(async () => {
+        await threads?.updateStatus(record.threadId, "busy", manager.nowIso(), f.fenced);
+      }).catch((error: unknown) => {
+        // Refused by the fence: rethrown, so the run is fenced below, not failed.
+        if (isOwnershipLostError(error)) throw error;
+        f.logger.warn({ error: describeError(error) }, "thread status update failed");
+      });
     }
     f.completionAllowed = true;
     // The platform's first event; Fawn executes a run once, so its attempt is always 1.
