@@ -26,9 +26,9 @@ import { openSqlStores, type SqlStores } from "../../src/stores/sql/stores.js";
 /**
  * Upper bounds for one run; the measured figures are printed so a change can be compared. They
  * count the client's requests too: the SDK reads the run's row once its stream closes (streams
- * end by closing, as the platform's do), one round trip of the 22.
+ * end by closing, as the platform's do), one round trip of the 21.
  */
-const MAX_ROUND_TRIPS_PER_RUN = 22;
+const MAX_ROUND_TRIPS_PER_RUN = 21;
 const MAX_TRANSACTIONS_PER_RUN = 12;
 
 const script = parseScript([{ turns: [{ content: "Hello from the traffic test." }] }], "traffic");

@@ -135,6 +135,40 @@ describe("SQLite worker traffic", () => {
     expect(spent).toEqual({ statements: 2, transactions: 1, messages: 3, roundTrips: 3 });
   });
 
+  it("batches queued behind a busy connection travel in one message, each its own transaction", async () => {
+    const db = openedSqlite();
+    await clear(db);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A transaction holds the one connection while three batches queue up behind it.
+    const holder = db.transaction(async (trx) => {
+      await sql`insert into batch_probe (k, v) values ('held', '0')`.execute(trx);
+      await held;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = counted(db);
+    const queued = [
+      db.executeBatch([insertPair(db, "a", "1"), insertPair(db, "b", "2")]),
+      // Fails on its second statement (the key exists): only this batch is rolled back.
+      db.executeBatch([insertPair(db, "c", "3"), insertPair(db, "a", "again")]),
+      db.executeBatch([insertPair(db, "d", "4")]),
+    ];
+    release();
+    await holder;
+    const settled = await Promise.allSettled(queued);
+    const spent = trafficSince(before, counted(db));
+    expect(settled.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    // The holder's COMMIT, then one message for the three batches.
+    expect(spent).toMatchObject({ statements: 5, transactions: 3, messages: 2, roundTrips: 2 });
+    expect(await keys(db)).toEqual(["a", "b", "d", "held"]);
+  });
+
   it("an empty transaction sends nothing", async () => {
     const spent = await spentOn((db) => db.transaction(async () => "nothing to do"));
     expect(spent).toEqual({ statements: 0, transactions: 0, messages: 0, roundTrips: 0 });

@@ -2,6 +2,8 @@ import { Worker } from "node:worker_threads";
 import { StoreError } from "../../core/errors.js";
 import { emptyTraffic, type SqlTraffic } from "./sql-traffic.js";
 import type {
+  SqliteBatchesRequest,
+  SqliteBatchOutcome,
   SqliteBatchRequest,
   SqliteCloseRequest,
   SqliteEndRequest,
@@ -32,6 +34,8 @@ export class SqliteWorkerError extends Error {
 export interface SqliteResult {
   replies: SqliteQueryReply[];
   inTransaction: boolean;
+  /** A `batches` request's outcome per batch (empty for every other request). */
+  outcomes: SqliteBatchOutcome[];
 }
 
 interface Pending {
@@ -43,6 +47,7 @@ interface Pending {
 type RequestBody =
   | Omit<SqliteQueryRequest, "id">
   | Omit<SqliteBatchRequest, "id">
+  | Omit<SqliteBatchesRequest, "id">
   | Omit<SqliteEndRequest, "id">
   | Omit<SqliteCloseRequest, "id">;
 
@@ -143,6 +148,18 @@ export class SqliteWorkerClient {
   }
 
   /**
+   * Several whole write transactions in one message, each committed or rolled back on its own:
+   * one outcome per batch, in order.
+   */
+  async batches(batches: SqliteStatement[][]): Promise<SqliteBatchOutcome[]> {
+    if (this.traffic !== null) {
+      for (const statements of batches) this.traffic.statements += statements.length;
+      this.traffic.transactions += batches.length;
+    }
+    return (await this.send({ type: "batches", batches })).outcomes;
+  }
+
+  /**
    * Statements in order inside the caller's open transaction (begun first when `begin`; committed
    * right after them when `commit`).
    */
@@ -218,13 +235,19 @@ export class SqliteWorkerClient {
   }
 
   private onMessage(message: SqliteResponse): void {
-    if (message.type !== "result") return;
+    if (message.type !== "result" && message.type !== "batches") return;
     const pending = this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id);
     if (this.pending.size === 0) this.worker.unref();
-    if (message.ok) {
-      pending.resolve({ replies: message.replies, inTransaction: message.inTransaction });
+    if (message.type === "batches") {
+      pending.resolve({ replies: [], inTransaction: false, outcomes: message.outcomes });
+    } else if (message.ok) {
+      pending.resolve({
+        replies: message.replies,
+        inTransaction: message.inTransaction,
+        outcomes: [],
+      });
     } else {
       pending.reject(new SqliteWorkerError(message.error, message.inTransaction));
     }

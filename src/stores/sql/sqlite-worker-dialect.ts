@@ -12,6 +12,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { isUrgent } from "../../core/async/urgency.js";
 import { ConnectionLock } from "./connection-lock.js";
 import { isSqliteBusy } from "./sql-errors.js";
 import type { SqlTraffic } from "./sql-traffic.js";
@@ -187,13 +188,6 @@ class SqliteWorkerConnection implements DatabaseConnection {
     }
   }
 
-  /** Statements in one write transaction: one message to the worker. */
-  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
-    const statements = queries.map(toStatement);
-    const replies = await withBusyRetry(() => this.client.batch(statements), isSqliteBusy);
-    return replies.map((reply) => toQueryResult<unknown>(reply));
-  }
-
   private assertNotEnded(): void {
     if (this.ended) {
       throw new Error(
@@ -213,8 +207,20 @@ class SqliteWorkerConnection implements DatabaseConnection {
  * transactions start with BEGIN IMMEDIATE so the write lock is taken up front: a deferred
  * transaction that reads and then writes can fail with SQLITE_BUSY instead of waiting.
  */
+/** A self-contained batch waiting for the connection, with its caller's settle functions. */
+interface QueuedBatch {
+  statements: SqliteStatement[];
+  resolve(results: QueryResult<unknown>[]): void;
+  reject(error: unknown): void;
+}
+
 class SqliteWorkerDriver implements Driver {
   private readonly lock = new ConnectionLock();
+  /** Batches waiting for the connection, urgent (inside `runUrgent`) and ordinary. */
+  private readonly queuedBatches: { urgent: QueuedBatch[]; ordinary: QueuedBatch[] } = {
+    urgent: [],
+    ordinary: [],
+  };
   private client: SqliteWorkerClient | null = null;
   private connection: SqliteWorkerConnection | null = null;
   private release: (() => void) | null = null;
@@ -260,13 +266,55 @@ class SqliteWorkerDriver implements Driver {
     release?.();
   }
 
-  /** Runs the statements as one write transaction, in turn with every other user of the connection. */
-  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
-    const connection = this.own(await this.acquireConnection());
+  /**
+   * Runs the statements as one write transaction, in turn with every other user of the
+   * connection. Batches that queue up while the connection is busy go together: the next turn
+   * sends every batch waiting in its lane as one message (each still its own transaction), so
+   * under load a run's self-contained writes — journal batches, checkpoint puts, pending writes —
+   * cost one round trip of the connection between them rather than one each.
+   */
+  executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const statements = queries.map(toStatement);
+    const lane = isUrgent() ? this.queuedBatches.urgent : this.queuedBatches.ordinary;
+    return new Promise((resolve, reject) => {
+      lane.push({ statements, resolve, reject });
+      // The first batch of an empty lane asks for the connection; later ones ride along.
+      if (lane.length === 1) void this.sendQueuedBatches(lane);
+    });
+  }
+
+  private async sendQueuedBatches(lane: QueuedBatch[]): Promise<void> {
+    let release: (() => void) | null = null;
+    let taken: QueuedBatch[] = [];
     try {
-      return await connection.executeBatch(queries);
+      release = await this.lock.lock();
+      taken = lane.splice(0);
+      const client = this.client;
+      if (client === null) throw new Error("The SQLite driver is not initialized.");
+      const busy: QueuedBatch[] = [];
+      if (taken.length === 1 && taken[0] !== undefined) {
+        busy.push(taken[0]);
+      } else {
+        const outcomes = await client.batches(taken.map((batch) => batch.statements));
+        taken.forEach((batch, index) => {
+          const outcome = outcomes[index];
+          if (outcome === undefined) batch.reject(new Error("The SQLite worker skipped a batch."));
+          else if (outcome.ok) batch.resolve(outcome.replies.map((r) => toQueryResult(r)));
+          else if (isSqliteBusy(new SqliteWorkerError(outcome.error))) busy.push(batch);
+          else batch.reject(new SqliteWorkerError(outcome.error));
+        });
+      }
+      // A lone batch, or one that met a busy database, goes on its own with the busy retries.
+      for (const batch of busy) {
+        await withBusyRetry(() => client.batch(batch.statements), isSqliteBusy).then(
+          (replies) => batch.resolve(replies.map((r) => toQueryResult(r))),
+          (error: unknown) => batch.reject(error),
+        );
+      }
+    } catch (error) {
+      for (const batch of taken.length > 0 ? taken : lane.splice(0)) batch.reject(error);
     } finally {
-      await this.releaseConnection();
+      release?.();
     }
   }
 

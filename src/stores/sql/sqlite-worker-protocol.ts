@@ -38,6 +38,16 @@ export interface SqliteBatchRequest {
   commit?: boolean;
 }
 
+/**
+ * Several batches in one message, each in its own `BEGIN IMMEDIATE … COMMIT` and rolled back
+ * alone if it fails: the others still commit. Answered with one outcome per batch, in order.
+ */
+export interface SqliteBatchesRequest {
+  type: "batches";
+  id: number;
+  batches: SqliteStatement[][];
+}
+
 /** Ends the open transaction. `id` 0 means nobody waits: the worker sends no reply. */
 export interface SqliteEndRequest {
   type: "commit" | "rollback";
@@ -52,6 +62,7 @@ export interface SqliteCloseRequest {
 export type SqliteRequest =
   | SqliteQueryRequest
   | SqliteBatchRequest
+  | SqliteBatchesRequest
   | SqliteEndRequest
   | SqliteCloseRequest;
 
@@ -71,8 +82,14 @@ export interface SqliteQueryReply {
   readonly: boolean;
 }
 
+/** One batch's outcome inside a `batches` answer. */
+export type SqliteBatchOutcome =
+  | { ok: true; replies: SqliteQueryReply[] }
+  | { ok: false; error: SqliteErrorPayload };
+
 export type SqliteResponse =
   | { type: "ready" }
+  | { type: "batches"; id: number; outcomes: SqliteBatchOutcome[] }
   | { type: "fatal"; error: SqliteErrorPayload }
   /** One reply per statement run (a query: one; a batch: one per statement; commit/close: none). */
   | { type: "result"; id: number; ok: true; replies: SqliteQueryReply[]; inTransaction: boolean }

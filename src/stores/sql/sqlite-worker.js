@@ -136,6 +136,9 @@ function serve(db) {
           rollbackQuietly();
           throw error;
         }
+      case "batches":
+        // Answered through `batchOutcomes`; never reaches here.
+        return [];
       case "commit":
       case "rollback":
         try {
@@ -151,7 +154,30 @@ function serve(db) {
     }
   }
 
+  /**
+   * Each batch in its own transaction; a failed one is rolled back alone.
+   * @param {import("./sqlite-worker-protocol.js").SqliteBatchesRequest} request
+   * @returns {import("./sqlite-worker-protocol.js").SqliteBatchOutcome[]}
+   */
+  function batchOutcomes(request) {
+    return request.batches.map((statements) => {
+      try {
+        prepare("begin immediate").run();
+        const replies = statements.map(run);
+        prepare("commit").run();
+        return { ok: true, replies };
+      } catch (error) {
+        rollbackQuietly();
+        return { ok: false, error: toPayload(error) };
+      }
+    });
+  }
+
   port.on("message", (/** @type {SqliteRequest} */ request) => {
+    if (request.type === "batches") {
+      post({ type: "batches", id: request.id, outcomes: batchOutcomes(request) });
+      return;
+    }
     if (request.type === "close") {
       try {
         db.close();
