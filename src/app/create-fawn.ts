@@ -21,6 +21,7 @@ import type { LoginAttemptStore } from "../ports/login-attempt-store.js";
 import type { RunExecution } from "../ports/run-execution.js";
 import type { StreamBridge } from "../ports/stream-bridge.js";
 import { OrphanRecovery } from "../runtime/lifecycle/recovery.js";
+import { RunSlots } from "../runtime/lifecycle/run-slots.js";
 import type { DrainOutcome } from "../runtime/lifecycle/shutdown.js";
 import { RunManager } from "../runtime/run-manager.js";
 import type { RunRecord } from "../runtime/run-record.js";
@@ -244,6 +245,9 @@ export async function createFawn(options: CreateFawnOptions): Promise<Fawn> {
       prepareRun: (record, signal) => artifacts.prepareRun(record, signal),
       ...(completion ? { onRunCompleted: completion.onRunCompleted } : {}),
       ...(options.execution ? { execution: options.execution } : {}),
+      ...(config.runtime.max_running_runs > 0
+        ? { runSlots: new RunSlots(config.runtime.max_running_runs) }
+        : {}),
       ...options.runContext,
     },
     agentFactory: agentFactoryOf(options, {

@@ -116,6 +116,7 @@ describe("loadConfig sources", () => {
         shutdown_timeout_seconds: 5,
         recovery_interval_seconds: 1,
         workers: 0,
+        max_running_runs: 0,
       },
       server: {
         port: 2026,

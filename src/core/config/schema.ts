@@ -260,6 +260,11 @@ export const fawnConfigSchema = z
          * on the HTTP thread). The lead agent always runs on the HTTP thread.
          */
         workers: z.number().int().min(0).max(64).default(0),
+        /**
+         * Runs of this process that execute their graph at once (0: no limit); past it a run
+         * stays pending until one ends. Keeps streaming runs smooth under overload.
+         */
+        max_running_runs: z.number().int().min(0).max(100_000).default(0),
       })
       .prefault({}),
     server: z

@@ -111,11 +111,14 @@ export async function runAgent(
 async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<void> {
   const { record, manager, bridge, ctx, hostSignal } = f;
   const runSignal = AbortSignal.any([hostSignal, record.abortSignal]);
+  let releaseSlot: (() => void) | null = null;
   try {
     await raceCancellation(
       manager.waitForPriorFinalizing(record.threadId, record.runId, record.abortSignal),
       hostSignal,
     );
+    // Past `runtime.max_running_runs` the run stays pending until a slot frees.
+    if (ctx.runSlots) releaseSlot = await ctx.runSlots.acquire(runSignal);
     // Starting is the rest of admission: the first SSE event waits for these two writes, so they
     // go before queued background store work, as admission's own do (see `runUrgent`).
     const started = await raceCancellation(
@@ -191,6 +194,8 @@ async function runHostPhase(f: Finalization, request: RunAgentRequest): Promise<
       persist: false,
     });
     if (late) f.cancellation = late;
+  } finally {
+    releaseSlot?.();
   }
 }
 

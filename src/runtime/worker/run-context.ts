@@ -7,6 +7,7 @@ import type { RunTracing } from "../../ports/run-tracing.js";
 import type { GraphCommandJson } from "../../ports/run-types.js";
 import type { ThreadStore } from "../../ports/thread-store.js";
 import type { RunJournal, RunJournalOptions } from "../journal/run-journal.js";
+import type { RunSlots } from "../lifecycle/run-slots.js";
 import type { RunRecord } from "../run-record.js";
 import type { FinalizerStage } from "./finalizer-stages.js";
 import type { ProducedOutputsScanner } from "./produced-outputs.js";
@@ -45,6 +46,8 @@ export interface RunContext {
    * when its signal aborts.
    */
   spawnHousekeeping?: (name: string, work: (signal: AbortSignal) => Promise<void>) => void;
+  /** The process's run slots (`runtime.max_running_runs`); absent: no limit. */
+  runSlots?: RunSlots;
   /** Test-visible hook called before each finalizer stage runs. */
   beforeStage?: (stage: FinalizerStage, record: RunRecord) => Promise<void> | void;
   /** How long the live stream stays replayable after END (default 60 s). */

@@ -1,0 +1,81 @@
+/**
+ * `runtime.max_running_runs`: past the limit a run stays `pending` (its stream open, nothing
+ * executed) until a running one ends, then starts; one cancelled while it waits ends cancelled
+ * without ever running its graph.
+ */
+import { describe, expect, it } from "vitest";
+import type { StreamingAgent } from "../../src/ports/agent.js";
+import { RunSlots } from "../../src/runtime/lifecycle/run-slots.js";
+import { RunManager } from "../../src/runtime/run-manager.js";
+import { RunService } from "../../src/runtime/run-service.js";
+import { createMemoryStores } from "../../src/stores/memory/stores.js";
+import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
+import { within } from "../helpers/latch.js";
+
+describe("run slots", () => {
+  it("a run past the limit waits pending, then runs when a slot frees", async () => {
+    const stores = createMemoryStores();
+    const started: string[] = [];
+    let finishFirst: () => void = () => undefined;
+    const firstMayFinish = new Promise<void>((resolve) => {
+      finishFirst = resolve;
+    });
+    const agent: StreamingAgent = {
+      async *stream(_input, options) {
+        const threadId = String(options?.configurable?.thread_id);
+        started.push(threadId);
+        if (threadId === "slot-1") await firstMayFinish;
+        yield ["values", { messages: [{ type: "ai", content: `done ${threadId}` }] }];
+      },
+    };
+    const service = new RunService({
+      manager: new RunManager({ store: stores.runs }),
+      bridge: new MemoryStreamBridge(),
+      ctx: {
+        eventStore: stores.events,
+        threadStore: stores.threads,
+        runSlots: new RunSlots(1),
+        spawnHousekeeping: () => undefined,
+      },
+      agentFactory: () => agent,
+    });
+    const submit = (threadId: string) =>
+      service.submit({
+        threadId,
+        userId: "alice",
+        invocation: { input: {}, stream_mode: ["values"] },
+      });
+    const settled = (record: Awaited<ReturnType<typeof submit>>) =>
+      within(
+        record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
+        10_000,
+        "run did not finish",
+      );
+
+    const first = await submit("slot-1");
+    const second = await submit("slot-2");
+    const third = await submit("slot-3");
+    await within(
+      (async () => {
+        while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      })(),
+      5_000,
+      "the first run did not start",
+    );
+    // Cancelled while it waits for a slot: it never runs.
+    await service.manager.cancel(third.runId, { action: "interrupt" });
+    await settled(third);
+    expect((await stores.runs.get(second.runId))?.status).toBe("pending");
+    expect(started).toEqual(["slot-1"]);
+
+    finishFirst();
+    await settled(first);
+    await settled(second);
+    expect(started).toEqual(["slot-1", "slot-2"]);
+    expect((await stores.runs.get(first.runId))?.status).toBe("success");
+    expect((await stores.runs.get(second.runId))?.status).toBe("success");
+    expect((await stores.runs.get(third.runId))?.status).not.toBe("success");
+    await service.manager.shutdown({ timeoutMs: 1000 });
+    await stores.close();
+  });
+});
