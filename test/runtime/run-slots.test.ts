@@ -4,6 +4,8 @@
  * without ever running its graph.
  */
 import { describe, expect, it } from "vitest";
+import { createFawn } from "../../src/app/create-fawn.js";
+import { parseConfig } from "../../src/core/config/load-config.js";
 import type { StreamingAgent } from "../../src/ports/agent.js";
 import { RunSlots } from "../../src/runtime/lifecycle/run-slots.js";
 import { RunManager } from "../../src/runtime/run-manager.js";
@@ -77,5 +79,58 @@ describe("run slots", () => {
     expect((await stores.runs.get(third.runId))?.status).not.toBe("success");
     await service.manager.shutdown({ timeoutMs: 1000 });
     await stores.close();
+  });
+
+  it("`runtime.max_running_runs` in the config limits the runs createFawn executes at once", async () => {
+    const stores = createMemoryStores();
+    const started: string[] = [];
+    let finishFirst: () => void = () => undefined;
+    const firstMayFinish = new Promise<void>((resolve) => {
+      finishFirst = resolve;
+    });
+    const agent: StreamingAgent = {
+      async *stream(_input, options) {
+        const threadId = String(options?.configurable?.thread_id);
+        started.push(threadId);
+        if (threadId === "config-1") await firstMayFinish;
+        yield ["values", { messages: [{ type: "ai", content: "done" }] }];
+      },
+    };
+    const fawn = await createFawn({
+      config: parseConfig({ runtime: { max_running_runs: 1 } }, { env: {}, cwd: "/tmp" }).config,
+      stores,
+      agentFactory: () => agent,
+    });
+    try {
+      const submit = (threadId: string) =>
+        fawn.runs.submit({
+          threadId,
+          userId: "alice",
+          invocation: { input: {}, stream_mode: ["values"] },
+        });
+      const first = await submit("config-1");
+      const second = await submit("config-2");
+      await within(
+        (async () => {
+          while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
+        })(),
+        5_000,
+        "the first run did not start",
+      );
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(started).toEqual(["config-1"]);
+      expect((await stores.runs.get(second.runId))?.status).toBe("pending");
+      finishFirst();
+      for (const record of [first, second]) {
+        await within(
+          record.task ? record.task.settled().then(() => undefined) : Promise.resolve(),
+          10_000,
+          "run did not finish",
+        );
+      }
+      expect(started).toEqual(["config-1", "config-2"]);
+    } finally {
+      await fawn.close();
+    }
   });
 });
