@@ -14,22 +14,41 @@ import { createMemoryStores } from "../../src/stores/memory/stores.js";
 import { MemoryStreamBridge } from "../../src/stores/memory/stream-bridge.js";
 import { within } from "../helpers/latch.js";
 
+/** An agent that records which threads started and holds `heldThread`'s run until released. */
+function holdingAgent(heldThread: string): {
+  agent: StreamingAgent;
+  started: string[];
+  release(): void;
+  firstStarted(): Promise<void>;
+} {
+  const started: string[] = [];
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const agent: StreamingAgent = {
+    async *stream(_input, options) {
+      const threadId = String(options?.configurable?.thread_id);
+      started.push(threadId);
+      if (threadId === heldThread) await released;
+      yield ["values", { messages: [{ type: "ai", content: `done ${threadId}` }] }];
+    },
+  };
+  const firstStarted = () =>
+    within(
+      (async () => {
+        while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      })(),
+      5_000,
+      "the first run did not start",
+    );
+  return { agent, started, release: () => release(), firstStarted };
+}
+
 describe("run slots", () => {
   it("a run past the limit waits pending, then runs when a slot frees", async () => {
     const stores = createMemoryStores();
-    const started: string[] = [];
-    let finishFirst: () => void = () => undefined;
-    const firstMayFinish = new Promise<void>((resolve) => {
-      finishFirst = resolve;
-    });
-    const agent: StreamingAgent = {
-      async *stream(_input, options) {
-        const threadId = String(options?.configurable?.thread_id);
-        started.push(threadId);
-        if (threadId === "slot-1") await firstMayFinish;
-        yield ["values", { messages: [{ type: "ai", content: `done ${threadId}` }] }];
-      },
-    };
+    const { agent, started, release: finishFirst, firstStarted } = holdingAgent("slot-1");
     const service = new RunService({
       manager: new RunManager({ store: stores.runs }),
       bridge: new MemoryStreamBridge(),
@@ -57,13 +76,7 @@ describe("run slots", () => {
     const first = await submit("slot-1");
     const second = await submit("slot-2");
     const third = await submit("slot-3");
-    await within(
-      (async () => {
-        while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
-      })(),
-      5_000,
-      "the first run did not start",
-    );
+    await firstStarted();
     // Cancelled while it waits for a slot: it never runs.
     await service.manager.cancel(third.runId, { action: "interrupt" });
     await settled(third);
@@ -83,19 +96,7 @@ describe("run slots", () => {
 
   it("`runtime.max_running_runs` in the config limits the runs createFawn executes at once", async () => {
     const stores = createMemoryStores();
-    const started: string[] = [];
-    let finishFirst: () => void = () => undefined;
-    const firstMayFinish = new Promise<void>((resolve) => {
-      finishFirst = resolve;
-    });
-    const agent: StreamingAgent = {
-      async *stream(_input, options) {
-        const threadId = String(options?.configurable?.thread_id);
-        started.push(threadId);
-        if (threadId === "config-1") await firstMayFinish;
-        yield ["values", { messages: [{ type: "ai", content: "done" }] }];
-      },
-    };
+    const { agent, started, release: finishFirst, firstStarted } = holdingAgent("config-1");
     const fawn = await createFawn({
       config: parseConfig({ runtime: { max_running_runs: 1 } }, { env: {}, cwd: "/tmp" }).config,
       stores,
@@ -110,13 +111,7 @@ describe("run slots", () => {
         });
       const first = await submit("config-1");
       const second = await submit("config-2");
-      await within(
-        (async () => {
-          while (started.length === 0) await new Promise((resolve) => setImmediate(resolve));
-        })(),
-        5_000,
-        "the first run did not start",
-      );
+      await firstStarted();
       for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
       expect(started).toEqual(["config-1"]);
       expect((await stores.runs.get(second.runId))?.status).toBe("pending");

@@ -12,10 +12,11 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
-import { isUrgent } from "../../core/async/urgency.js";
 import { ConnectionLock } from "./connection-lock.js";
 import { isSqliteBusy } from "./sql-errors.js";
 import type { SqlTraffic } from "./sql-traffic.js";
+import { SqliteBatchQueue } from "./sqlite-batch-queue.js";
+import { isBusyBeforeAnyChange, withBusyRetry } from "./sqlite-busy-retry.js";
 import { SqliteWorkerClient, SqliteWorkerError } from "./sqlite-worker-client.js";
 import type { SqliteParam, SqliteQueryReply, SqliteStatement } from "./sqlite-worker-protocol.js";
 
@@ -30,36 +31,6 @@ function toSqliteParam(value: unknown): SqliteParam {
   if (value instanceof Uint8Array) return value;
   // Objects reach here only through raw SQL; store them the way JSON columns are stored.
   return JSON.stringify(value);
-}
-
-const BUSY_ATTEMPTS = 5;
-const BUSY_FIRST_DELAY_MS = 50;
-const BUSY_MAX_DELAY_MS = 1_000;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-const isBusyBeforeAnyChange = (error: unknown): boolean =>
-  isSqliteBusy(error) && !(error instanceof SqliteWorkerError && error.inTransaction);
-
-/**
- * busy_timeout already waits inside the worker; a busy/locked error that still escapes is
- * retried here. That is safe: a failed BEGIN IMMEDIATE, autocommit statement or batch did nothing
- * (the worker rolls a failed batch back), and SQLite allows a busy COMMIT to be retried.
- */
-async function withBusyRetry<T>(
-  attempt: () => Promise<T>,
-  retryable: (error: unknown) => boolean,
-): Promise<T> {
-  let delay = BUSY_FIRST_DELAY_MS;
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (tries >= BUSY_ATTEMPTS || !retryable(error)) throw error;
-      await sleep(delay);
-      delay = Math.min(delay * 2, BUSY_MAX_DELAY_MS);
-    }
-  }
 }
 
 function toQueryResult<R>(reply: SqliteQueryReply): QueryResult<R> {
@@ -207,20 +178,9 @@ class SqliteWorkerConnection implements DatabaseConnection {
  * transactions start with BEGIN IMMEDIATE so the write lock is taken up front: a deferred
  * transaction that reads and then writes can fail with SQLITE_BUSY instead of waiting.
  */
-/** A self-contained batch waiting for the connection, with its caller's settle functions. */
-interface QueuedBatch {
-  statements: SqliteStatement[];
-  resolve(results: QueryResult<unknown>[]): void;
-  reject(error: unknown): void;
-}
-
 class SqliteWorkerDriver implements Driver {
   private readonly lock = new ConnectionLock();
-  /** Batches waiting for the connection, urgent (inside `runUrgent`) and ordinary. */
-  private readonly queuedBatches: { urgent: QueuedBatch[]; ordinary: QueuedBatch[] } = {
-    urgent: [],
-    ordinary: [],
-  };
+  private readonly batches = new SqliteBatchQueue(this.lock, () => this.client);
   private client: SqliteWorkerClient | null = null;
   private connection: SqliteWorkerConnection | null = null;
   private release: (() => void) | null = null;
@@ -268,54 +228,11 @@ class SqliteWorkerDriver implements Driver {
 
   /**
    * Runs the statements as one write transaction, in turn with every other user of the
-   * connection. Batches that queue up while the connection is busy go together: the next turn
-   * sends every batch waiting in its lane as one message (each still its own transaction), so
-   * under load a run's self-contained writes — journal batches, checkpoint puts, pending writes —
-   * cost one round trip of the connection between them rather than one each.
+   * connection (see `SqliteBatchQueue`).
    */
-  executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
-    const statements = queries.map(toStatement);
-    const lane = isUrgent() ? this.queuedBatches.urgent : this.queuedBatches.ordinary;
-    return new Promise((resolve, reject) => {
-      lane.push({ statements, resolve, reject });
-      // The first batch of an empty lane asks for the connection; later ones ride along.
-      if (lane.length === 1) void this.sendQueuedBatches(lane);
-    });
-  }
-
-  private async sendQueuedBatches(lane: QueuedBatch[]): Promise<void> {
-    let release: (() => void) | null = null;
-    let taken: QueuedBatch[] = [];
-    try {
-      release = await this.lock.lock();
-      taken = lane.splice(0);
-      const client = this.client;
-      if (client === null) throw new Error("The SQLite driver is not initialized.");
-      const busy: QueuedBatch[] = [];
-      if (taken.length === 1 && taken[0] !== undefined) {
-        busy.push(taken[0]);
-      } else {
-        const outcomes = await client.batches(taken.map((batch) => batch.statements));
-        taken.forEach((batch, index) => {
-          const outcome = outcomes[index];
-          if (outcome === undefined) batch.reject(new Error("The SQLite worker skipped a batch."));
-          else if (outcome.ok) batch.resolve(outcome.replies.map((r) => toQueryResult(r)));
-          else if (isSqliteBusy(new SqliteWorkerError(outcome.error))) busy.push(batch);
-          else batch.reject(new SqliteWorkerError(outcome.error));
-        });
-      }
-      // A lone batch, or one that met a busy database, goes on its own with the busy retries.
-      for (const batch of busy) {
-        await withBusyRetry(() => client.batch(batch.statements), isSqliteBusy).then(
-          (replies) => batch.resolve(replies.map((r) => toQueryResult(r))),
-          (error: unknown) => batch.reject(error),
-        );
-      }
-    } catch (error) {
-      for (const batch of taken.length > 0 ? taken : lane.splice(0)) batch.reject(error);
-    } finally {
-      release?.();
-    }
+  async executeBatch(queries: readonly CompiledQuery[]): Promise<QueryResult<unknown>[]> {
+    const replies = await this.batches.run(queries.map(toStatement));
+    return replies.map((reply) => toQueryResult<unknown>(reply));
   }
 
   /**
