@@ -10,6 +10,7 @@ import type { BenchContext, BenchScript, ScriptReport } from "../lib/bench-scrip
 import { bundleEntry } from "../lib/bundle.js";
 import { type ChildServer, startChildServer } from "../lib/child-server.js";
 import { medianOf } from "../lib/stats.js";
+import { processCpuMs } from "../lib/thread-cpu.js";
 import { bareGraphRunner } from "./bare-graph.js";
 import { closedLoop, type LoadBounds, type LoadFigures, type RunSample } from "./closed-loop.js";
 import {
@@ -23,6 +24,8 @@ import { benchClient, streamOneRun } from "./sdk-runs.js";
 interface Subject {
   name: SubjectName;
   runOnce: () => Promise<RunSample>;
+  /** CPU ms the subject's process has used so far (all its threads); the figure is a difference. */
+  cpuMs: () => Promise<number | null>;
   /** Between repetitions (the peer keeps every run in memory and rewrites its state file). */
   reset?: () => Promise<void>;
   close(): Promise<void>;
@@ -36,6 +39,7 @@ const FIGURE_KEYS = [
   "p95Ms",
   "firstEventP50Ms",
   "firstEventP95Ms",
+  "cpuMsPerRun",
 ] as const;
 
 function levelsOf(ctx: BenchContext): number[] {
@@ -58,7 +62,12 @@ async function startFawn(dir: string): Promise<Subject> {
     args: [`sqlite:${join(dir, "fawn.db")}`, dir],
   });
   const client = benchClient(`${server.url}/api`);
-  return { name: "fawn", runOnce: () => streamOneRun(client), close: () => server.stop() };
+  return {
+    name: "fawn",
+    runOnce: () => streamOneRun(client),
+    cpuMs: () => processCpuMs(server.pid),
+    close: () => server.stop(),
+  };
 }
 
 async function startPeer(dir: string, nWorkers: number): Promise<Subject> {
@@ -69,6 +78,7 @@ async function startPeer(dir: string, nWorkers: number): Promise<Subject> {
   return {
     name: "peer",
     runOnce: () => streamOneRun(client),
+    cpuMs: () => processCpuMs(server.pid),
     reset: async () => {
       const response = await fetch(`${server.url}/internal/truncate`, {
         method: "POST",
@@ -82,7 +92,16 @@ async function startPeer(dir: string, nWorkers: number): Promise<Subject> {
 }
 
 function startBare(): Subject {
-  return { name: "bare", runOnce: bareGraphRunner(), close: async () => undefined };
+  return {
+    name: "bare",
+    runOnce: bareGraphRunner(),
+    // In-process: the bench process's CPU, graph and closed loop together.
+    cpuMs: async () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    },
+    close: async () => undefined,
+  };
 }
 
 async function measureSubject(ctx: BenchContext, subject: Subject): Promise<SubjectFigures> {
@@ -98,10 +117,15 @@ async function measureSubject(ctx: BenchContext, subject: Subject): Promise<Subj
     subject.runOnce,
   );
   for (const concurrency of levelsOf(ctx)) {
-    const reps: LoadFigures[] = [];
+    const reps: Array<LoadFigures & { cpuMsPerRun: number }> = [];
     for (let rep = 0; rep < ctx.reps; rep++) {
       await subject.reset?.();
-      reps.push(await closedLoop(boundsOf(ctx, concurrency), subject.runOnce));
+      const before = await subject.cpuMs();
+      const figures = await closedLoop(boundsOf(ctx, concurrency), subject.runOnce);
+      const after = await subject.cpuMs();
+      const cpuMsPerRun =
+        before === null || after === null ? Number.NaN : (after - before) / figures.runs;
+      reps.push({ ...figures, cpuMsPerRun });
     }
     const median = medianOf(reps, FIGURE_KEYS);
     figures.set(concurrency, median);
@@ -143,6 +167,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
       "Fawn: `fawn serve`'s gateway in its own process, SQLite stores and checkpoints (WAL, synchronous=NORMAL), in-memory stream bridge.",
       `Peer: \`@langchain/langgraph-api\` \`startServer\` in its own process, in-memory, nWorkers ${peerWorkers} at every level (more idle queue pollers shorten its pick-up delay: its best case); its state is truncated between repetitions.`,
       "Bare: the same graph's `stream()` in the bench process with LangGraph's MemorySaver — no HTTP, no run records, no journal.",
+      "CPU ms/run: user + system CPU of the subject's process (all its threads, from /proc) over each repetition ÷ its runs, median. The SDK client's CPU (the bench process) is not in Fawn's or the peer's figure; the bare graph's is the bench process, graph and client loop together.",
       "Where runs/s stops growing with concurrency the server is saturated, and latency at higher concurrency is mostly queueing (≈ concurrency ÷ runs/s).",
       "Client: the real `@langchain/langgraph-sdk` Client (no concurrency cap, no retries); each run is one `runs.stream` on a new thread id with `if_not_exists: create`; closed loop, each client starts its next run when the previous one ended.",
       `Each figure is the median over ${ctx.reps} repetition(s); a repetition runs at least ${boundsOf(ctx, 1).minDurationMs / 1000} s and ${boundsOf(ctx, 1).minRuns} runs (4 per client at higher concurrency), after a warm-up.`,

@@ -4,8 +4,8 @@ import type { LoadFigures } from "./closed-loop.js";
 
 export type SubjectName = "fawn" | "peer" | "bare";
 
-/** A subject's medians per concurrency level. */
-export type SubjectFigures = Map<number, LoadFigures>;
+/** A subject's medians per concurrency level, with its process's CPU per run. */
+export type SubjectFigures = Map<number, LoadFigures & { cpuMsPerRun: number }>;
 
 const LABELS: Record<SubjectName, string> = {
   fawn: "Fawn (HTTP, SQLite)",
@@ -24,6 +24,7 @@ export function runtimeTables(all: Map<SubjectName, SubjectFigures>, levels: num
       "end-to-end p95",
       "first event p50",
       "first event p95",
+      "CPU ms/run",
       "runs/rep",
       "errors",
     ],
@@ -41,6 +42,7 @@ export function runtimeTables(all: Map<SubjectName, SubjectFigures>, levels: num
         ms(f.p95Ms),
         ms(f.firstEventP50Ms),
         ms(f.firstEventP95Ms),
+        Number.isNaN(f.cpuMsPerRun) ? "-" : fixed(f.cpuMsPerRun, 2),
         integer(f.runs),
         integer(f.errors),
       ]);
@@ -55,12 +57,14 @@ export function runtimeTables(all: Map<SubjectName, SubjectFigures>, levels: num
       "bare runs/s",
       "Fawn ÷ peer",
       "Fawn ÷ bare",
+      "Fawn ÷ peer CPU/run",
     ],
     rows: [],
   };
   for (const level of levels) {
     const rate = (name: SubjectName): number =>
       all.get(name)?.get(level)?.runsPerSecond ?? Number.NaN;
+    const cpu = (name: SubjectName): number => all.get(name)?.get(level)?.cpuMsPerRun ?? Number.NaN;
     ratios.rows.push([
       String(level),
       fixed(rate("fawn")),
@@ -68,6 +72,7 @@ export function runtimeTables(all: Map<SubjectName, SubjectFigures>, levels: num
       fixed(rate("bare")),
       ratio(rate("fawn") / rate("peer")),
       ratio(rate("fawn") / rate("bare")),
+      ratio(cpu("fawn") / cpu("peer")),
     ]);
   }
   return [latency, ratios];
