@@ -6,6 +6,8 @@
  * With argv[5] (the graph's bundled module) and argv[6] (the bundled execution worker), the graph
  * is served from `graphs:` as `agent` and runs in two execution worker threads instead.
  *
+ * FAWN_BENCH_MAX_RUNNING_RUNS=<n> sets `runtime.max_running_runs`.
+ *
  * Usage (by the bench, bundled):
  *   node fawn-agent-server.mjs <database-url> <home-dir> <mock-url> [<graph-module> <worker-module>]
  */
@@ -33,9 +35,11 @@ const workers = graphModule && workerModule ? 2 : 0;
 const { config } = parseConfig(
   {
     database: { url: databaseUrl },
-    ...(workers > 0
-      ? { graphs: { [WORKERS_GRAPH_ID]: `${graphModule}:graph` }, runtime: { workers } }
-      : {}),
+    runtime: {
+      workers,
+      max_running_runs: Number(process.env.FAWN_BENCH_MAX_RUNNING_RUNS ?? 0),
+    },
+    ...(workers > 0 ? { graphs: { [WORKERS_GRAPH_ID]: `${graphModule}:graph` } } : {}),
   },
   { env: { FAWN_HOME: home }, cwd: home },
 );

@@ -1,7 +1,10 @@
 import type { Table, TargetCheck } from "../lib/bench-script.js";
 import { fixed, integer, ms, ratio } from "../lib/format.js";
 
-export type SubjectName = "fawn" | "fawn-workers" | "peer" | "bare";
+export type SubjectName = "fawn" | "fawn-limited" | "fawn-workers" | "peer" | "bare";
+
+/** `runtime.max_running_runs` of the `fawn-limited` subject. */
+export const LIMITED_RUNNING_RUNS = 100;
 
 /** One subject at one level (a single window). */
 export interface LoadFigures {
@@ -23,6 +26,7 @@ export interface LoadFigures {
 
 const LABELS: Record<SubjectName, string> = {
   fawn: "Fawn (HTTP, SQLite)",
+  "fawn-limited": `Fawn, max_running_runs ${LIMITED_RUNNING_RUNS}`,
   "fawn-workers": "Fawn, 2 execution workers",
   peer: "langgraph-api (HTTP, in-memory)",
   bare: "bare graph.stream()",
@@ -79,6 +83,7 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
       "Fawn ÷ peer relay p99",
       "Fawn ÷ bare relay p99",
       "Fawn 2 workers ÷ Fawn relay p99",
+      "Fawn limited ÷ Fawn relay p99",
     ],
     rows: [],
   };
@@ -93,6 +98,7 @@ export function agentLoadTables(all: All, levels: number[]): Table[] {
       ratio(p99("fawn") / p99("peer")),
       ratio(p99("fawn") / p99("bare")),
       ratio(p99("fawn-workers") / p99("fawn")),
+      ratio(p99("fawn-limited") / p99("fawn")),
     ]);
   }
   return [figures, ratios];

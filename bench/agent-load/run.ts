@@ -16,7 +16,13 @@ import { percentile } from "../lib/stats.js";
 import { processCpuMs, processRssBytes } from "../lib/thread-cpu.js";
 import { MOCK_URL_ENV, WORKERS_GRAPH_ID } from "./agent-graph.js";
 import { bareRunner } from "./bare-runs.js";
-import { agentLoadTables, agentLoadTargets, type LoadFigures, type SubjectName } from "./report.js";
+import {
+  agentLoadTables,
+  agentLoadTargets,
+  LIMITED_RUNNING_RUNS,
+  type LoadFigures,
+  type SubjectName,
+} from "./report.js";
 import { type RunWatch, watchOneRun } from "./sse-run.js";
 
 export const TOKENS_PER_SECOND = 40;
@@ -74,6 +80,15 @@ async function startFawn(dir: string, mockUrl: string): Promise<Subject> {
     args: [`sqlite:${join(dir, "fawn.db")}`, dir, mockUrl],
   });
   return childSubject("fawn", server, `${server.url}/api`);
+}
+
+/** The same server with `runtime.max_running_runs`: past it runs wait pending. */
+async function startFawnLimited(dir: string, mockUrl: string): Promise<Subject> {
+  const server = await startChildServer("bench/agent-load/fawn-agent-server.ts", {
+    args: [`sqlite:${join(dir, "fawn.db")}`, dir, mockUrl],
+    env: { FAWN_BENCH_MAX_RUNNING_RUNS: String(LIMITED_RUNNING_RUNS) },
+  });
+  return childSubject("fawn-limited", server, `${server.url}/api`);
 }
 
 /** The same graph served from `graphs:` and run in two execution worker threads. */
@@ -191,6 +206,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
   try {
     const starters: Array<[SubjectName, () => Promise<Subject>]> = [
       ["fawn", () => startFawn(join(dir, "fawn"), mock.url)],
+      ["fawn-limited", () => startFawnLimited(join(dir, "fawn-limited"), mock.url)],
       ["fawn-workers", () => startFawnWorkers(join(dir, "fawn-workers"), mock.url)],
       ["peer", () => startPeer(join(dir, "peer"), mock.url, Math.max(...s.levels))],
       ["bare", async () => startBare(mock.url)],
@@ -229,6 +245,7 @@ async function run(ctx: BenchContext): Promise<ScriptReport> {
       `N runs are started evenly over ${s.rampMs / 1000} s, each on a new thread (\`POST /threads/{id}/runs/stream\`, \`if_not_exists: create\`, modes \`values\` + \`messages-tuple\`) and read to the end by a plain fetch SSE reader in the bench process. One repetition per level (a window lasts about ${Math.ceil(s.rampMs / 1000 + s.answerTokens / TOKENS_PER_SECOND + 1)} s); a warm-up of a few runs first.`,
       "Token relay: each token's text carries its emit time in the mock (`performance.timeOrigin + performance.now()`); the reader subtracts it from its own clock when it parses the `messages` frame. Mock, server and reader share the machine's clock.",
       "Server CPU: user + system of the server process (all threads, /proc) over the window ÷ runs, and ÷ tokens relayed. RSS per run: peak RSS during the window minus RSS before it, ÷ N (no collection). Loop-lag p99: `monitorEventLoopDelay` in the server process over the window.",
+      `Fawn, max_running_runs ${LIMITED_RUNNING_RUNS}: the same server with \`runtime.max_running_runs: ${LIMITED_RUNNING_RUNS}\` — past it an admitted run waits pending until one ends (relay counts from the mock's emit, so a waiting run adds no relay time, only a longer window).`,
       "Fawn, 2 execution workers: the same server with the graph served from `graphs:` (the peer's module) and `runtime.workers: 2`: each run streams in a worker thread, its checkpoints and journal written through the main thread.",
       "Peer: `@langchain/langgraph-api` in-memory `startServer`, nWorkers = the largest N (one queue worker per concurrent run, its best case), state truncated between levels. Bare: the same graph's `stream()` in the bench process (MemorySaver, modes `values` + `messages`); its CPU and RSS are the bench process's.",
       "Errors: runs whose stream failed, carried an `error` event, or relayed fewer tokens than the answer has.",
