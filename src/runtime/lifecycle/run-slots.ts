@@ -23,27 +23,27 @@ export class RunSlots {
 
   /** Resolves with the slot's release once the run may start; rejects if `signal` aborts first. */
   async acquire(signal: AbortSignal): Promise<() => void> {
-    if (this.limit > 0 && (this.running >= this.limit || this.waiting.length > 0)) {
-      await new Promise<void>((resolve, reject) => {
-        const waiter = {
-          take: () => {
-            signal.removeEventListener("abort", onAbort);
-            resolve();
-          },
-        };
-        const onAbort = () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index >= 0) this.waiting.splice(index, 1);
-          reject(signal.reason ?? new CancelledError("cancelled while waiting to start"));
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener("abort", onAbort, { once: true });
-        this.waiting.push(waiter);
-      });
-    } else {
+    if (this.limit === 0 || (this.running < this.limit && this.waiting.length === 0)) {
       this.running += 1;
       return this.releaser();
     }
+    // A release hands its slot straight to the first waiter (`running` does not change).
+    await new Promise<void>((resolve, reject) => {
+      const waiter = {
+        take: () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(signal.reason ?? new CancelledError("cancelled while waiting to start"));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
     return this.releaser();
   }
 
@@ -53,7 +53,6 @@ export class RunSlots {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
-      // The slot passes straight to the next waiter: `running` stays as it is.
       if (next !== undefined) next.take();
       else this.running -= 1;
     };
